@@ -1,0 +1,22 @@
+import type { EventBus, Unsubscribe } from './event-bus';
+
+/** The single-instance bus (embedded database); handlers run synchronously in publish order. */
+export class InProcessEventBus implements EventBus {
+  private readonly handlers = new Map<string, Set<(payload: unknown) => void>>();
+
+  async publish<T>(topic: string, payload: T): Promise<void> {
+    for (const handler of [...(this.handlers.get(topic) ?? [])]) handler(payload);
+  }
+
+  subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe {
+    const set = this.handlers.get(topic) ?? new Set();
+    this.handlers.set(topic, set);
+    const h = handler as (payload: unknown) => void;
+    set.add(h);
+    return () => set.delete(h);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+  }
+}
