@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { TtlCache } from './ttl-cache';
+
+function clock(start = 1_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe('TtlCache', () => {
+  it('returns an entry until its TTL has passed, then forgets it', () => {
+    const c = clock();
+    const cache = new TtlCache<string, number>(100, 10, c.now);
+    cache.set('a', 1);
+    c.advance(99);
+    expect(cache.get('a')).toBe(1);
+    c.advance(1);
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('restarts the TTL when an entry is set again', () => {
+    const c = clock();
+    const cache = new TtlCache<string, number>(100, 10, c.now);
+    cache.set('a', 1);
+    c.advance(60);
+    cache.set('a', 2);
+    c.advance(60);
+    expect(cache.get('a')).toBe(2);
+  });
+
+  it('loads a missing key once and reuses it within the TTL', async () => {
+    const c = clock();
+    const cache = new TtlCache<string, string>(100, 10, c.now);
+    let loads = 0;
+    const load = async () => `v${++loads}`;
+    expect(await cache.getOrLoad('k', load)).toBe('v1');
+    expect(await cache.getOrLoad('k', load)).toBe('v1');
+    c.advance(100);
+    expect(await cache.getOrLoad('k', load)).toBe('v2');
+    expect(loads).toBe(2);
+  });
+
+  it('caches a null answer (a known miss) like any other value', async () => {
+    const cache = new TtlCache<string, string | null>(100, 10, clock().now);
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      return null;
+    };
+    await cache.getOrLoad('k', load);
+    expect(await cache.getOrLoad('k', load)).toBeNull();
+    expect(loads).toBe(1);
+  });
+
+  it('does not cache a failed load', async () => {
+    const cache = new TtlCache<string, string>(100, 10, clock().now);
+    await expect(cache.getOrLoad('k', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await cache.getOrLoad('k', async () => 'ok')).toBe('ok');
+  });
+
+  it('drops the oldest entry beyond maxEntries', () => {
+    const cache = new TtlCache<string, number>(1_000, 2, clock().now);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect(cache.get('a')).toBeUndefined();
+    expect([cache.get('b'), cache.get('c')]).toEqual([2, 3]);
+  });
+
+  it('replaces an existing key at capacity without dropping another', () => {
+    const cache = new TtlCache<string, number>(1_000, 2, clock().now);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('a', 3);
+    expect([cache.get('a'), cache.get('b')]).toEqual([3, 2]);
+  });
+
+  it('forgets deleted and cleared entries', () => {
+    const cache = new TtlCache<string, number>(1_000, 10, clock().now);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.delete('a');
+    expect(cache.get('a')).toBeUndefined();
+    cache.clear();
+    expect(cache.get('b')).toBeUndefined();
+  });
+});
