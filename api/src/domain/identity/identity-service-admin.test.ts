@@ -192,7 +192,7 @@ describe('IdentityService.addProjectMember', () => {
 
   // Bug: findProject does not check access, so a non-member learns that 'alpha' exists (FORBIDDEN)
   // where an unknown name says NOT_FOUND; access NONE must read as NOT_FOUND (access/layer-access.ts).
-  it.fails('answers NOT_FOUND, not FORBIDDEN, to a non-member of the project', async () => {
+  it('answers NOT_FOUND, not FORBIDDEN, to a non-member of the project', async () => {
     const { identity, carol } = await withAlpha();
     expect((await failure(identity.addProjectMember(carol, 'alpha', 'carol', 'ADMIN'))).category).toBe('NOT_FOUND');
   });

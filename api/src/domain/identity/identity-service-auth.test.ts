@@ -69,7 +69,7 @@ describe('IdentityService.bootstrap', () => {
 describe('IdentityService.bootstrap on several instances', () => {
   // Bug: count-then-create is not atomic, so when N instances start together on an empty database
   // (DESIGN §7) all but one fail their boot with NAME_TAKEN from createTenant('default').
-  it.fails('lets instances that start together on an empty store all boot, creating one admin', async () => {
+  it('lets instances that start together on an empty store all boot, creating one admin', async () => {
     const store = new InMemoryIdentityStore();
     const instances = [new IdentityService(store), new IdentityService(store)];
     await Promise.all(instances.map((identity) => identity.bootstrap(ROOT_TOKEN)));

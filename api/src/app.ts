@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import type { Logger } from 'pino';
+import { loadResourceLayer } from './bundled';
+import { REPO_ROOT, type VanceConfig } from './config';
+import type { DocumentCacheOptions } from './domain/cascade';
+import { InProcessEventBus } from './domain/events/in-process-event-bus';
+import type { EventBus } from './domain/events/event-bus';
+import { buildSchema } from './graphql/schema';
+import { createGraphQLServer } from './graphql/server';
+import { openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, type Database } from './persistence';
+import { createServices, type Services } from './services';
+
+export interface RunningVance {
+  readonly url: string;
+  readonly services: Services;
+  readonly database: Database;
+  /** The admin token generated on first start (null when configured or not first start). */
+  readonly generatedAdminToken: string | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config: VanceConfig;
+  readonly logger: Logger;
+  /** An already opened database (tests); otherwise opened from the config. */
+  readonly database?: Database;
+  /** Seconds identity lookups may be reused (tests set 0 to see writes of other instances at once). */
+  readonly identityCacheTtlMs?: number;
+  /** Benchmarks turn the document cache off to measure the naive path. */
+  readonly documentCache?: DocumentCacheOptions;
+}
+
+/**
+ * The composition root: config → database → adapters → services → HTTP/WS server. Returns a handle
+ * whose close() shuts down in reverse order (server drain, bus, database).
+ */
+export async function startVance(options: StartOptions): Promise<RunningVance> {
+  const { config, logger } = options;
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger }));
+  const bus: EventBus = database.driver === 'postgres' && database.connectionString
+    ? await PgEventBus.connect(database.connectionString, database.schema)
+    : new InProcessEventBus();
+  const resources = await loadResourceLayer(config.defaultsDir);
+  const services = createServices({
+    identityStore: new TypeOrmIdentityStore(database.dataSource),
+    documentStore: new TypeOrmDocumentStore(database.dataSource),
+    bus,
+    resources,
+    maxDocumentBytes: config.maxDocumentBytes,
+    ...(options.identityCacheTtlMs !== undefined ? { identityCacheTtlMs: options.identityCacheTtlMs } : {}),
+    ...(options.documentCache ? { documentCache: options.documentCache } : {}),
+  });
+  const { generatedToken } = await services.identity.bootstrap(config.adminToken ?? undefined);
+  if (generatedToken) {
+    // Printed once, on the first start of an empty database; only its hash is stored.
+    logger.warn({ adminToken: generatedToken }, 'created user admin; this is its API token, shown only now (set VANCE_ADMIN_TOKEN to choose one)');
+  }
+  const server = await createGraphQLServer({
+    schema: buildSchema(REPO_ROOT),
+    services,
+    logger,
+    maxRequestBytes: config.maxRequestBytes,
+    healthCheck: async () => void (await database.dataSource.query('SELECT 1')),
+  });
+  const url = await server.listen(config.port, config.host);
+  logger.info({ url, database: database.driver, resources: resources.size }, 'Vance is listening');
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    services,
+    database,
+    generatedAdminToken: generatedToken,
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        services.dispose();
+        await bus.close();
+        if (!options.database) await database.close();
+      })()),
+  };
+}

@@ -1,0 +1,1 @@
+export { loadResourceLayer } from './load-resource-layer';

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+
+/**
+ * The only reader of process.env: every setting typed, validated and frozen once at start,
+ * then passed down. The README's configuration table mirrors this file.
+ */
+export interface VanceConfig {
+  readonly host: string;
+  readonly port: number;
+  /** PostgreSQL connection string; unset → the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  /** A fixed token for the bootstrap `admin` user; unset → a random one, printed once. */
+  readonly adminToken: string | null;
+  readonly maxDocumentBytes: number;
+  readonly defaultsDir: string;
+  readonly logLevel: string;
+  /** Largest HTTP request body accepted, in bytes. */
+  readonly maxRequestBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+/** The repository root: where schema.graphql and vance-defaults/ live. */
+export const REPO_ROOT = findRepoRoot(__dirname);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
+  const maxDocumentBytes = intSetting(env, 'VANCE_MAX_DOCUMENT_BYTES', 1024 * 1024, 1);
+  const adminToken = env.VANCE_ADMIN_TOKEN?.trim() || null;
+  if (adminToken !== null && adminToken.length < 16) {
+    throw new ConfigError('VANCE_ADMIN_TOKEN must be at least 16 characters');
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return Object.freeze({
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: intSetting(env, 'PORT', 4000, 0, 65535),
+    databaseUrl,
+    dataDir: path.resolve(env.VANCE_DATA_DIR?.trim() || './data'),
+    adminToken,
+    maxDocumentBytes,
+    defaultsDir: path.resolve(env.VANCE_DEFAULTS_DIR?.trim() || path.join(REPO_ROOT, 'vance-defaults')),
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    // JSON escaping can inflate a document several times over; leave room for it.
+    maxRequestBytes: Math.max(8 * 1024 * 1024, maxDocumentBytes * 7),
+  });
+}
+
+function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
+  }
+  return value;
+}
+
+/** The folder holding the root package.json (works from src/ under tsx/vitest and from dist/). */
+function findRepoRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(path.join(dir, 'vance-defaults'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}

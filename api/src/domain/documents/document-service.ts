@@ -1,0 +1,108 @@
+import type { CascadeHit, DocumentCascade } from '../cascade/document-cascade';
+import type { CachedDocumentReader } from '../cascade/document-cache';
+import type { DocumentRevision, LayerDocument } from '../cascade/document';
+import { normalizeDocumentPath } from '../cascade/document-path';
+import type { DocumentStore } from '../cascade/document-store';
+import { DocumentTooLargeError } from '../cascade/errors';
+import type { Layer, StoredLayer } from '../cascade/layer';
+import { InvalidInputError } from '../errors';
+import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../events/document-changed';
+import type { EventBus } from '../events/event-bus';
+import type { Principal } from '../identity/principal';
+import { LayerReadOnlyError } from './errors';
+import type { LayerTarget, LayerTargetResolver } from './layer-target';
+
+export interface DocumentServiceDeps {
+  readonly targets: LayerTargetResolver;
+  readonly cascade: DocumentCascade;
+  readonly store: DocumentStore;
+  readonly cache: CachedDocumentReader;
+  readonly bus: EventBus;
+  readonly maxDocumentBytes: number;
+}
+
+/**
+ * Documents as callers see them: per layer (editors) and effective (the cascade), with the ACL of
+ * seed 000 §14 applied first, and every write invalidating the cache and announcing itself.
+ */
+export class DocumentService {
+  constructor(private readonly deps: DocumentServiceDeps) {}
+
+  async list(principal: Principal, layer: Layer, project: string | null | undefined, prefix = ''): Promise<LayerDocument[]> {
+    const target = await this.deps.targets.resolve(principal, layer, project);
+    return this.deps.cascade.listLayer(target.scope, layer, prefix);
+  }
+
+  async get(principal: Principal, layer: Layer, project: string | null | undefined, path: string): Promise<LayerDocument | null> {
+    const target = await this.deps.targets.resolve(principal, layer, project);
+    return this.deps.cascade.readLayer(target.scope, layer, path);
+  }
+
+  async effective(principal: Principal, project: string | null | undefined, path: string): Promise<CascadeHit | null> {
+    return this.deps.cascade.lookupCascade(await this.deps.targets.scope(principal, project), path);
+  }
+
+  async effectiveList(principal: Principal, project: string | null | undefined, prefix = ''): Promise<CascadeHit[]> {
+    return this.deps.cascade.listByPrefixCascade(await this.deps.targets.scope(principal, project), prefix);
+  }
+
+  async history(principal: Principal, layer: Layer, project: string | null | undefined, path: string): Promise<DocumentRevision[]> {
+    const target = await this.deps.targets.resolve(principal, layer, project);
+    const normalized = normalizeDocumentPath(path);
+    if (!target.projectId) return [];
+    return this.deps.store.history({ tenantId: principal.tenant.id, projectId: target.projectId }, normalized);
+  }
+
+  async put(
+    principal: Principal, layer: Layer, project: string | null | undefined,
+    path: string, content: string, expectedVersion?: number | null,
+  ): Promise<LayerDocument> {
+    const target = await this.writableTarget(principal, layer, project);
+    const normalized = normalizeDocumentPath(path);
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > this.deps.maxDocumentBytes) throw new DocumentTooLargeError(normalized, bytes, this.deps.maxDocumentBytes);
+    const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
+    const doc = await this.deps.store.put({ ...ref, path: normalized, content, author: principal.user.login, ...versionArg(expectedVersion) });
+    await this.announce(target, normalized, doc.version, 'PUT', principal);
+    return { layer, projectId: doc.projectId, path: doc.path, content: doc.content, version: doc.version, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
+  }
+
+  /** Soft delete; the next lookup falls through to the next outer layer (seed 000 §8 "rollback"). */
+  async delete(
+    principal: Principal, layer: Layer, project: string | null | undefined, path: string, expectedVersion?: number | null,
+  ): Promise<boolean> {
+    const target = await this.writableTarget(principal, layer, project);
+    const normalized = normalizeDocumentPath(path);
+    const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
+    const version = await this.deps.store.delete({ ...ref, path: normalized, author: principal.user.login, ...versionArg(expectedVersion) });
+    if (version === null) return false;
+    await this.announce(target, normalized, version, 'DELETE', principal);
+    return true;
+  }
+
+  private async writableTarget(principal: Principal, layer: Layer, project: string | null | undefined) {
+    if (layer === 'RESOURCE') throw new LayerReadOnlyError(layer, 'bundled documents change with the code; override them in an inner layer');
+    const target = await this.deps.targets.resolve(principal, layer, project);
+    if (target.access !== 'WRITE' || !target.projectId) {
+      throw new LayerReadOnlyError(layer, layer === 'VANCE' ? 'only tenant admins write it' : 'only project admins write it');
+    }
+    return { ...target, layer: layer as StoredLayer, projectId: target.projectId };
+  }
+
+  private async announce(target: LayerTarget & { layer: StoredLayer; projectId: string }, path: string, version: number, change: DocumentChanged['change'], principal: Principal) {
+    this.deps.cache.invalidate(target.projectId);
+    const event: DocumentChanged = {
+      tenantId: principal.tenant.id, projectId: target.projectId, layer: target.layer,
+      path, version, change, author: principal.user.login, at: new Date().toISOString(),
+    };
+    await this.deps.bus.publish(DOCUMENT_CHANGED_TOPIC, event);
+  }
+}
+
+function versionArg(expectedVersion: number | null | undefined): { expectedVersion?: number } {
+  if (expectedVersion === null || expectedVersion === undefined) return {};
+  if (!Number.isInteger(expectedVersion) || expectedVersion < 0) {
+    throw new InvalidInputError('INVALID_VERSION', 'expectedVersion must be an integer ≥ 0', 'expectedVersion');
+  }
+  return { expectedVersion };
+}

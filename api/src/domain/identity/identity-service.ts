@@ -1,0 +1,178 @@
+import { InvalidInputError, NameTakenError, NotFoundError, UnauthenticatedError } from '../errors';
+import { TtlCache } from '../shared/ttl-cache';
+import { generateApiToken, hashApiToken } from './api-token';
+import { NotAllowedError } from './errors';
+import {
+  PROJECT_ROLES, TENANT_PROJECT, USER_ROLES, userProjectName,
+  type Project, type ProjectKind, type ProjectMembership, type ProjectRole, type Tenant, type User, type UserRole,
+} from './identity';
+import type { IdentityStore } from './identity-store';
+import { validateLogin, validateProjectName, validateTenantName } from './names';
+import { isSystemAdmin, isTenantAdmin, type Principal } from './principal';
+
+export interface IdentityServiceOptions {
+  /** How long a token, project or membership lookup may be reused without asking the store. */
+  readonly cacheTtlMs?: number;
+}
+
+/**
+ * Tenants, users, tokens, projects and memberships: authentication, the bootstrap of an empty
+ * database, and who may create what. Reads on the request path are cached briefly (TtlCache).
+ */
+export class IdentityService {
+  private readonly principals: TtlCache<string, Principal | null>;
+  private readonly projects: TtlCache<string, Project | null>;
+  private readonly memberships: TtlCache<string, ProjectMembership | null>;
+
+  constructor(private readonly store: IdentityStore, options: IdentityServiceOptions = {}) {
+    const ttl = options.cacheTtlMs ?? 5_000;
+    this.principals = new TtlCache(ttl);
+    this.projects = new TtlCache(ttl);
+    this.memberships = new TtlCache(ttl);
+  }
+
+  async authenticate(token: string | null | undefined): Promise<Principal> {
+    if (!token) throw new UnauthenticatedError();
+    const hash = hashApiToken(token);
+    const principal = await this.principals.getOrLoad(hash, () => this.loadPrincipal(hash));
+    if (!principal) throw new UnauthenticatedError('The API token is not valid');
+    return principal;
+  }
+
+  /**
+   * First start on an empty database: tenant `default`, system admin `admin` and its token.
+   * A configured admin token is (re)attached to `admin` on every start, so it keeps working.
+   * Returns the token when one was generated (the caller prints it once).
+   */
+  async bootstrap(adminToken: string | undefined): Promise<{ created: boolean; generatedToken: string | null }> {
+    if ((await this.store.countTenants()) === 0) {
+      const token = adminToken ?? generateApiToken();
+      try {
+        const { tenant } = await this.store.createTenant('default');
+        await this.store.createUser({ tenantId: tenant.id, login: 'admin', role: 'SYSTEM_ADMIN', tokenHash: hashApiToken(token) });
+        return { created: true, generatedToken: adminToken ? null : token };
+      } catch (err) {
+        // Several instances starting together on an empty database: one wins, the others go on.
+        if (!(err instanceof NameTakenError)) throw err;
+      }
+    }
+    if (adminToken) await this.attachAdminToken(adminToken);
+    return { created: false, generatedToken: null };
+  }
+
+  private async attachAdminToken(adminToken: string): Promise<void> {
+    const hash = hashApiToken(adminToken);
+    if (await this.store.findUserByTokenHash(hash)) return;
+    const tenant = await this.store.findTenantByName('default');
+    const admin = tenant && (await this.store.findUserByLogin(tenant.id, 'admin'));
+    if (!admin) return;
+    try {
+      await this.store.addApiToken(admin.id, hash, 'VANCE_ADMIN_TOKEN');
+    } catch (err) {
+      if (!(err instanceof NameTakenError)) throw err; // attached concurrently by another instance
+    }
+  }
+
+  async createTenant(principal: Principal, name: string): Promise<Tenant> {
+    if (!isSystemAdmin(principal)) throw new NotAllowedError('create tenants');
+    return (await this.store.createTenant(validateTenantName(name))).tenant;
+  }
+
+  async listTenants(principal: Principal): Promise<Tenant[]> {
+    return isSystemAdmin(principal) ? this.store.listTenants() : [principal.tenant];
+  }
+
+  /** Creates the user, its `_user_<login>` project and its first token (returned once). */
+  async createUser(principal: Principal, login: string, tenantName: string | null, role: UserRole): Promise<{ user: User; token: string }> {
+    if (!isTenantAdmin(principal)) throw new NotAllowedError('create users');
+    if (!USER_ROLES.includes(role)) throw new InvalidInputError('INVALID_ROLE', `Unknown role '${role}'`, 'role');
+    if (role === 'SYSTEM_ADMIN' && !isSystemAdmin(principal)) throw new NotAllowedError('create system admins');
+    const tenant = await this.visibleTenant(principal, tenantName ?? principal.tenant.name);
+    const token = generateApiToken();
+    const { user } = await this.store.createUser({ tenantId: tenant.id, login: validateLogin(login), role, tokenHash: hashApiToken(token) });
+    return { user, token };
+  }
+
+  /** A further token for the caller (e.g. one per client); shown once. */
+  async createApiToken(principal: Principal, label: string | null): Promise<string> {
+    const token = generateApiToken();
+    await this.store.addApiToken(principal.user.id, hashApiToken(token), label);
+    return token;
+  }
+
+  async createProject(principal: Principal, name: string, kind: ProjectKind): Promise<Project> {
+    if (kind !== 'NORMAL') throw new InvalidInputError('INVALID_PROJECT_KIND', 'System projects are created with their tenant or user', 'kind');
+    if (!isTenantAdmin(principal)) throw new NotAllowedError('create projects');
+    const project = await this.store.createProject(principal.tenant.id, validateProjectName(name), kind, null);
+    await this.store.upsertMembership(project.id, principal.user.id, 'ADMIN');
+    this.projects.delete(projectKey(principal.tenant.id, project.name));
+    return project;
+  }
+
+  async addProjectMember(principal: Principal, projectName: string, login: string, role: ProjectRole): Promise<ProjectMembership> {
+    if (!PROJECT_ROLES.includes(role)) throw new InvalidInputError('INVALID_ROLE', `Unknown project role '${role}'`, 'role');
+    const project = await this.visibleProject(principal, projectName);
+    if (project.kind === 'SYSTEM') throw new InvalidInputError('SYSTEM_PROJECT', `'${project.name}' is a system project; its members follow from the tenant`, 'project');
+    const mine = await this.membership(project.id, principal.user.id);
+    if (!isTenantAdmin(principal) && !mine) throw new NotFoundError('Project', project.name);
+    if (!isTenantAdmin(principal) && mine?.role !== 'ADMIN') throw new NotAllowedError(`manage members of '${project.name}'`);
+    const user = await this.store.findUserByLogin(principal.tenant.id, login);
+    if (!user) throw new NotFoundError('User', login);
+    const membership = await this.store.upsertMembership(project.id, user.id, role);
+    this.memberships.delete(membershipKey(project.id, user.id));
+    return membership;
+  }
+
+  /** Projects the caller can see: its own system project, `_tenant`, and member (or all, for admins) projects. */
+  async listProjects(principal: Principal): Promise<Project[]> {
+    const all = await this.store.listProjects(principal.tenant.id);
+    const memberOf = new Set((await this.store.listMemberships(principal.user.id)).map((m) => m.projectId));
+    return all.filter((p) => {
+      if (p.kind === 'SYSTEM') return p.ownerUserId === null || p.id === principal.userProjectId;
+      return isTenantAdmin(principal) || memberOf.has(p.id);
+    });
+  }
+
+  /** A project of the caller's tenant by name, or NOT_FOUND (also for other users' `_user_*`). */
+  async findProject(principal: Principal, name: string): Promise<{ project: Project; membership: ProjectMembership | null }> {
+    const project = await this.projects.getOrLoad(projectKey(principal.tenant.id, name), () =>
+      this.store.findProjectByName(principal.tenant.id, name),
+    );
+    if (!project || (project.ownerUserId !== null && project.id !== principal.userProjectId)) throw new NotFoundError('Project', name);
+    return { project, membership: await this.membership(project.id, principal.user.id) };
+  }
+
+  async listMembershipsOf(principal: Principal): Promise<ProjectMembership[]> {
+    return this.store.listMemberships(principal.user.id);
+  }
+
+  private async visibleProject(principal: Principal, name: string): Promise<Project> {
+    return (await this.findProject(principal, name)).project;
+  }
+
+  private async visibleTenant(principal: Principal, name: string): Promise<Tenant> {
+    if (name === principal.tenant.name) return principal.tenant;
+    const tenant = isSystemAdmin(principal) ? await this.store.findTenantByName(name) : null;
+    if (!tenant) throw new NotFoundError('Tenant', name);
+    return tenant;
+  }
+
+  private membership(projectId: string, userId: string): Promise<ProjectMembership | null> {
+    return this.memberships.getOrLoad(membershipKey(projectId, userId), () => this.store.findMembership(projectId, userId));
+  }
+
+  private async loadPrincipal(tokenHash: string): Promise<Principal | null> {
+    const user = await this.store.findUserByTokenHash(tokenHash);
+    if (!user) return null;
+    const [tenant, tenantProject, userProject] = await Promise.all([
+      this.store.findTenantById(user.tenantId),
+      this.store.findProjectByName(user.tenantId, TENANT_PROJECT),
+      this.store.findProjectByName(user.tenantId, userProjectName(user.login)),
+    ]);
+    if (!tenant || !tenantProject || !userProject) return null;
+    return { user, tenant, tenantProjectId: tenantProject.id, userProjectId: userProject.id };
+  }
+}
+
+const projectKey = (tenantId: string, name: string) => `${tenantId}/${name}`;
+const membershipKey = (projectId: string, userId: string) => `${projectId}/${userId}`;

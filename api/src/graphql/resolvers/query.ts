@@ -1,0 +1,31 @@
+import type { QueryResolvers } from '../__generated__/resolvers-types';
+import { documentModel, effectiveModel } from '../document-model';
+import { projectModels } from './project-models';
+
+export const Query: QueryResolvers = {
+  me: async (_p, _a, ctx) => (await ctx.principal()).user,
+  tenants: async (_p, _a, ctx) => ctx.services.identity.listTenants(await ctx.principal()),
+  projects: async (_p, _a, ctx) => projectModels(ctx, await ctx.principal()),
+  documents: async (_p, { layer, project, prefix }, ctx) => {
+    const me = await ctx.principal();
+    const docs = await ctx.services.documents.list(me, layer, project, prefix ?? '');
+    return docs.map((d) => documentModel(d, me, project));
+  },
+  document: async (_p, { layer, project, path }, ctx) => {
+    const me = await ctx.principal();
+    const doc = await ctx.services.documents.get(me, layer, project, path);
+    return doc && documentModel(doc, me, project);
+  },
+  effectiveDocument: async (_p, { project, path }, ctx) => {
+    const me = await ctx.principal();
+    const hit = await ctx.services.documents.effective(me, project, path);
+    return hit && effectiveModel(hit, me, project);
+  },
+  effectiveDocuments: async (_p, { project, prefix }, ctx) => {
+    const me = await ctx.principal();
+    const hits = await ctx.services.documents.effectiveList(me, project, prefix ?? '');
+    return hits.map((h) => effectiveModel(h, me, project));
+  },
+  documentHistory: async (_p, { layer, project, path }, ctx) =>
+    ctx.services.documents.history(await ctx.principal(), layer, project, path),
+};

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { GraphQLSchema } from 'graphql';
+import { resolvers } from './resolvers';
+
+/** The executable schema: schema.graphql (the contract, at the repo root) plus our resolvers. */
+export function buildSchema(repoRoot: string): GraphQLSchema {
+  const typeDefs = readFileSync(path.join(repoRoot, 'schema.graphql'), 'utf8');
+  return makeExecutableSchema({ typeDefs, resolvers: resolvers as never });
+}

@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import type { Services } from '../services';
+import { bearerToken, createContext, type GraphQLContext } from './context';
+import { formatGraphQLError } from './errors';
+import { BodyTooLargeError, readBody } from './http-body';
+
+export interface GraphQLServerOptions {
+  readonly schema: GraphQLSchema;
+  readonly services: Services;
+  readonly logger: Logger;
+  readonly maxRequestBytes: number;
+  /** Answers GET /healthz; throws when the instance cannot serve (e.g. database down). */
+  readonly healthCheck: () => Promise<void>;
+}
+
+export interface GraphQLServer {
+  readonly httpServer: Server;
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Apollo on plain node:http (express halves throughput, STACK.md §3) and graphql-ws on the same
+ * path and port. Both transports share the context factory and the error formatter.
+ */
+export async function createGraphQLServer(options: GraphQLServerOptions): Promise<GraphQLServer> {
+  const { schema, services, logger } = options;
+  const httpServer = createServer();
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: options.maxRequestBytes });
+  const formatErrors = (errors: readonly { toJSON(): GraphQLFormattedError }[]) =>
+    errors.map((e) => formatGraphQLError(e.toJSON(), e, logger));
+  const wsCleanup = useServer<Record<string, unknown>>(
+    {
+      schema,
+      // A connection with a bad token is refused at init (close 4403); without a token, each
+      // operation answers UNAUTHENTICATED like HTTP does.
+      onConnect: async (ctx) => {
+        const auth = ctx.connectionParams?.authorization;
+        if (auth === undefined) return true;
+        return services.identity.authenticate(bearerToken(stringOrNull(auth))).then(() => true, () => false);
+      },
+      context: (ctx) => createContext(services, logger, stringOrNull(ctx.connectionParams?.authorization)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: formatErrors(result.errors) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => formatErrors(errors),
+    },
+    wsServer,
+  );
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    introspection: true,
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
+    ],
+  });
+  await apollo.start();
+  httpServer.on('request', (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      logger.error({ err }, 'request failed');
+      if (!res.headersSent) sendJson(res, 500, { error: 'Internal server error' });
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      try {
+        await options.healthCheck();
+        return sendJson(res, 200, { status: 'ok' });
+      } catch (err) {
+        logger.warn({ err }, 'health check failed');
+        return sendJson(res, 503, { status: 'unavailable' });
+      }
+    }
+    if (url.pathname !== '/graphql') return sendJson(res, 404, { error: 'Not found' });
+    let body: string;
+    try {
+      body = req.method === 'POST' ? await readBody(req, options.maxRequestBytes) : '';
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { error: `Request body exceeds ${options.maxRequestBytes} bytes` });
+      throw err;
+    }
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: parseJson(body, headers) },
+      context: async () => createContext(services, logger, req.headers.authorization),
+    });
+    for (const [key, value] of response.headers) res.setHeader(key, value);
+    res.statusCode = response.status ?? 200;
+    if (response.body.kind === 'complete') return void res.end(response.body.string);
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+
+  return {
+    httpServer,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          const address = httpServer.address() as AddressInfo;
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve(`http://${shownHost}:${address.port}/graphql`);
+        });
+      }),
+    // Drains HTTP (in-flight requests finish), closes WebSockets, then stops Apollo.
+    close: async () => {
+      for (const client of wsServer.clients) client.close(1001, 'Server shutting down');
+      await apollo.stop();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    },
+  };
+}
+
+function parseJson(body: string, headers: HeaderMap): unknown {
+  if (!body) return undefined;
+  if (!(headers.get('content-type') ?? '').includes('json')) return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body; // Apollo answers 400 for a body it cannot read.
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(value));
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}

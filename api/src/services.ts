@@ -1,0 +1,42 @@
+import { CachedDocumentReader, DocumentCascade, type DocumentCacheOptions, type DocumentStore, type ResourceLayer } from './domain/cascade';
+import { DocumentService } from './domain/documents/document-service';
+import { LayerTargetResolver } from './domain/documents/layer-target';
+import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from './domain/events/document-changed';
+import type { EventBus } from './domain/events/event-bus';
+import { IdentityService } from './domain/identity/identity-service';
+import type { IdentityStore } from './domain/identity/identity-store';
+
+/** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
+export interface Services {
+  readonly identity: IdentityService;
+  readonly targets: LayerTargetResolver;
+  readonly documents: DocumentService;
+  readonly cascade: DocumentCascade;
+  readonly cache: CachedDocumentReader;
+  readonly bus: EventBus;
+  /** Stops listening for cross-instance invalidations. */
+  dispose(): void;
+}
+
+export interface ServiceAdapters {
+  readonly identityStore: IdentityStore;
+  readonly documentStore: DocumentStore;
+  readonly bus: EventBus;
+  readonly resources: ResourceLayer;
+  readonly maxDocumentBytes: number;
+  readonly identityCacheTtlMs?: number;
+  readonly documentCache?: DocumentCacheOptions;
+}
+
+export function createServices(adapters: ServiceAdapters): Services {
+  const identity = new IdentityService(adapters.identityStore, { cacheTtlMs: adapters.identityCacheTtlMs ?? 5_000 });
+  const targets = new LayerTargetResolver(identity);
+  const cache = new CachedDocumentReader(adapters.documentStore, adapters.documentCache);
+  const cascade = new DocumentCascade(cache, adapters.resources);
+  const documents = new DocumentService({
+    targets, cascade, cache, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
+  });
+  // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
+  const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => cache.invalidate(e.projectId));
+  return { identity, targets, documents, cascade, cache, bus: adapters.bus, dispose: unsubscribe };
+}

@@ -1,0 +1,41 @@
+/**
+ * The servers under benchmark, in their own process so the load generator does not share their
+ * event loop: a bare node:http JSON endpoint (the physical limit), and Vance on one embedded
+ * database twice — with the document cache and without it (the naive path of DESIGN §4).
+ * Prints one JSON line with the URLs, then serves until killed.
+ */
+import 'reflect-metadata';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { startVance } from '../../api/src/app';
+import { loadConfig } from '../../api/src/config';
+import { openDatabase } from '../../api/src/persistence';
+
+export const BENCH_TOKEN = 'bench-admin-token-0123456789';
+
+async function main(): Promise<void> {
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":{"ok":true}}');
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-'));
+  const logger = pino({ level: 'silent' });
+  const database = await openDatabase({ dataDir });
+  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: BENCH_TOKEN, VANCE_DATA_DIR: dataDir });
+  const cached = await startVance({ config, logger, database });
+  const naive = await startVance({ config, logger, database, documentCache: { disabled: true } });
+  await cached.services.documents.put(
+    await cached.services.identity.authenticate(BENCH_TOKEN), 'VANCE', null, '_vance/recipes/bench.yaml', 'engine: ford\n'.repeat(50),
+  );
+  console.log(JSON.stringify({ bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, cached: cached.url, naive: naive.url }));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
