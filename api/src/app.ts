@@ -73,9 +73,11 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     close: () =>
       (closing ??= (async () => {
         await server.close();
+        logger.debug('server drained');
         services.dispose();
         await bus.close();
         if (!options.database) await database.close();
+        logger.info('stopped');
       })()),
   };
 }

@@ -8,7 +8,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const vance = await startVance({ config, logger });
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return; // a second signal while draining changes nothing; the 10 s cap still applies
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     vance.close().then(
@@ -16,8 +19,9 @@ async function main(): Promise<void> {
       (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1); },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // `on`, not `once`: loaders such as tsx re-raise a signal that no listener is left for.
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((err: unknown) => {

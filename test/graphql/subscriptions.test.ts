@@ -27,7 +27,7 @@ describe.each(testDatabases())('GraphQL over WebSocket ($name)', (driver) => {
   });
 
   it('streams documentChanged for the project, the tenant layer and my own layer, not for others', async () => {
-    const sub = collect(t.ws(member), CHANGED, { project: 'orbit' });
+    const sub = collect<{ documentChanged: unknown }>(t.ws(member), CHANGED, { project: 'orbit' });
     await new Promise((r) => setTimeout(r, 200)); // let the subscription register
     await t.gql(`mutation { putDocument(layer: PROJECT, project: "orbit", path: "a.md", content: "1") { version } }`);
     await t.gql(`mutation { putDocument(layer: USER, path: "admin-only.md", content: "x") { version } }`); // admin's USER layer

@@ -25,7 +25,7 @@ function start(dataDir: string): Promise<Started> {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as Record<string, any>;
-        logs.push(entry);
+        logs.push(entry); if (process.env.SMOKE_DEBUG) console.error(line);
         if (entry.msg === 'Vance is listening') {
           clearTimeout(timer);
           resolve({ child, url: entry.url, logs });

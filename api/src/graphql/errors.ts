@@ -29,7 +29,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       },
     };
   }
-  if (original === undefined || original instanceof GraphQLError) {
+  if (original === undefined) {
     // Parse/validation errors and GraphQL's own coercion errors: already safe to show.
     const code = formatted.extensions?.code ?? 'BAD_USER_INPUT';
     return { ...formatted, extensions: { ...formatted.extensions, code } };
@@ -42,8 +42,16 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   };
 }
 
+/**
+ * The error a resolver threw, or undefined for GraphQL's own errors. Checked by shape, not with
+ * instanceof: Apollo may load graphql's ESM build while we load its CJS build (two GraphQLError classes).
+ */
 function originalError(error: unknown): unknown {
   let current = error;
-  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
-  return current instanceof GraphQLError ? undefined : current;
+  while (isGraphQLError(current) && current.originalError) current = current.originalError;
+  return isGraphQLError(current) ? undefined : current;
+}
+
+function isGraphQLError(value: unknown): value is GraphQLError {
+  return value instanceof GraphQLError || (value instanceof Error && value.name === 'GraphQLError');
 }

@@ -56,6 +56,8 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection: true,
+    // main.ts owns signal handling and the shutdown order (server, bus, database).
+    stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),

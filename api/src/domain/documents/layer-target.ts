@@ -23,7 +23,8 @@ export class LayerTargetResolver {
   constructor(private readonly identity: IdentityService) {}
 
   async resolve(principal: Principal, layer: Layer, projectName: string | null | undefined): Promise<LayerTarget> {
-    const scope = await this.scope(principal, layer === 'PROJECT' ? requireProject(projectName) : projectName);
+    // `project` only matters for PROJECT: USER and VANCE are the caller's own and the tenant's, whatever it says.
+    const scope = await this.scope(principal, layer === 'PROJECT' ? requireProject(projectName) : null);
     switch (layer) {
       case 'USER':
         return { layer, scope, projectId: principal.userProjectId, access: 'WRITE' };
