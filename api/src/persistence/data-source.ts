@@ -1,0 +1,169 @@
+/**
+ * Opens the one database of an instance (DESIGN §3): PostgreSQL when a URL is given, otherwise the
+ * embedded PGlite under the data directory. Opening runs the pending migrations, so callers never
+ * see an outdated schema. Owns the TypeORM DataSource options for both drivers.
+ */
+import 'reflect-metadata';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../../migrations';
+import { ENTITIES } from './entities';
+import { openPglite } from './pglite-pool';
+
+export interface DatabaseLogger {
+  info(obj: object, msg?: string): void;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres://… selects PostgreSQL; without it the embedded PGlite is used. */
+  readonly databaseUrl?: string | undefined;
+  /** PGlite data directory (created if missing); undefined or 'memory://' = in memory. */
+  readonly dataDir?: string | undefined;
+  /** PostgreSQL only: work in this schema (created if missing) through the search_path. */
+  readonly schema?: string | undefined;
+  readonly logger?: DatabaseLogger | undefined;
+  /** PGlite only: start from a `dumpDataDir()` tar instead of an empty cluster (test templates). */
+  readonly loadDataDir?: Blob | undefined;
+  /** PostgreSQL only: connections in the pool (default 10). */
+  readonly poolSize?: number | undefined;
+}
+
+export interface Database {
+  readonly dataSource: DataSource;
+  readonly driver: 'postgres' | 'pglite';
+  /** PostgreSQL only: the URL, for connections outside the pool (PgEventBus's LISTEN client). */
+  readonly connectionString?: string;
+  /** PostgreSQL only: the schema in use when one was given (namespaces PgEventBus channels). */
+  readonly schema?: string;
+  /** PGlite only: a tar of the data directory (see `loadDataDir`). */
+  readonly dumpDataDir?: () => Promise<Blob>;
+  close(): Promise<void>;
+}
+
+const COMMON = {
+  type: 'postgres',
+  entities: ENTITIES,
+  migrations: MIGRATIONS,
+  migrationsTransactionMode: 'all',
+  synchronize: false,
+  migrationsRun: false,
+  // gen_random_uuid() is core since PostgreSQL 13 and in PGlite; never CREATE EXTENSION (STACK §4).
+  installExtensions: false,
+  uuidExtension: 'pgcrypto',
+  logging: false,
+} as const;
+
+/** Two-key advisory lock space for migrations: (MIGRATION_LOCK, hashtext(schema)). */
+const MIGRATION_LOCK = 0x76616e; // 'van'
+
+/** Opens the database and applies pending migrations. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const started = Date.now();
+  const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openEmbedded(options);
+  let applied: string[];
+  try {
+    applied = await runPendingMigrations(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  options.logger?.info({ driver: db.driver, migrationsApplied: applied, ms: Date.now() - started }, 'database open');
+  return db;
+}
+
+/** Opens, migrates and closes; returns the names of the migrations it applied. */
+export async function migrate(options: OpenDatabaseOptions): Promise<string[]> {
+  const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openEmbedded(options);
+  try {
+    const applied = await runPendingMigrations(db);
+    options.logger?.info({ driver: db.driver, migrationsApplied: applied }, 'migrations done');
+    return applied;
+  } finally {
+    await db.close();
+  }
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema);
+  if (schema) await createSchema(url, schema);
+  const dataSource = new DataSource({
+    ...COMMON,
+    url,
+    poolSize: options.poolSize ?? 10,
+    applicationName: 'vance',
+    // Migrations use unqualified names, so the search_path (not only TypeORM's `schema`) must point
+    // at the schema, or tables would land in public (STACK §8).
+    ...(schema ? { schema, extra: { options: `-c search_path=${schema}` } } : {}),
+  });
+  await dataSource.initialize();
+  return {
+    dataSource,
+    driver: 'postgres',
+    connectionString: url,
+    ...(schema ? { schema } : {}),
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
+  const pglite = await openPglite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  const dataSource = new DataSource({ ...COMMON, driver: pglite });
+  try {
+    await dataSource.initialize();
+  } catch (err) {
+    await pglite.close();
+    throw err;
+  }
+  return {
+    dataSource,
+    driver: 'pglite',
+    dumpDataDir: () => pglite.dumpDataDir(),
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await pglite.close(); // idempotent; covers a DataSource that never initialised its pool
+    },
+  };
+}
+
+/**
+ * TypeORM does not lock its migrations table, so two instances starting together on one
+ * PostgreSQL would both run a migration; a session advisory lock per schema serialises them.
+ * PGlite has one session and one process, so it needs (and, with a pool of 1, allows) no lock.
+ */
+async function runPendingMigrations(db: Database): Promise<string[]> {
+  const run = async () => (await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name);
+  if (db.driver === 'pglite') return run();
+  const runner = db.dataSource.createQueryRunner();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1, hashtext(current_schema()))', [MIGRATION_LOCK]);
+    try {
+      return await run();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+function checkSchemaName(schema: string): string {
+  // It is interpolated into the startup `options` and into DDL, so only plain identifiers pass.
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
+  return schema;
+}
+
+async function createSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } catch (err) {
+    // Two instances creating the same schema at once can still collide on the catalog row.
+    const code = (err as { code?: unknown }).code;
+    if (code !== '23505' && code !== '42P06') throw err;
+  } finally {
+    await client.end();
+  }
+}

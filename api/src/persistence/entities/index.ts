@@ -1,0 +1,31 @@
+/** Every entity of the schema, for the DataSource. Indexes and constraints live in the migrations. */
+import { ApiTokenEntity } from './api-token.entity';
+import { DocumentVersionEntity } from './document-version.entity';
+import { DocumentEntity } from './document.entity';
+import { ProjectMemberEntity } from './project-member.entity';
+import { ProjectEntity } from './project.entity';
+import { SettingEntity } from './setting.entity';
+import { TenantEntity } from './tenant.entity';
+import { UserEntity } from './user.entity';
+
+export {
+  ApiTokenEntity,
+  DocumentEntity,
+  DocumentVersionEntity,
+  ProjectEntity,
+  ProjectMemberEntity,
+  SettingEntity,
+  TenantEntity,
+  UserEntity,
+};
+
+export const ENTITIES = [
+  TenantEntity,
+  UserEntity,
+  ApiTokenEntity,
+  ProjectEntity,
+  ProjectMemberEntity,
+  DocumentEntity,
+  DocumentVersionEntity,
+  SettingEntity,
+];

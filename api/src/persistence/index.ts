@@ -1,0 +1,5 @@
+/** The persistence adapters main.ts wires into the domain ports. */
+export { openDatabase, migrate, type Database, type DatabaseLogger, type OpenDatabaseOptions } from './data-source';
+export { TypeOrmDocumentStore } from './typeorm-document-store';
+export { TypeOrmIdentityStore } from './typeorm-identity-store';
+export { PgEventBus, EventPayloadTooLargeError, channelName, type PgEventBusOptions } from './pg-event-bus';

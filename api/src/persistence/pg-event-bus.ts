@@ -1,0 +1,180 @@
+/**
+ * The EventBus across instances on one PostgreSQL (DESIGN §7): LISTEN/NOTIFY on a dedicated
+ * pg.Client. PGlite is single-instance and uses the domain's InProcessEventBus instead.
+ *
+ * One channel per namespace (the schema, so test suites or deployments sharing a database do not
+ * hear each other), with the topic inside the JSON payload. Why not a channel per topic: LISTEN is
+ * asynchronous but `subscribe` is synchronous, so a per-topic LISTEN would miss events published
+ * elsewhere between subscribe() and the LISTEN landing; the one channel is listened to before
+ * `connect` resolves, so a subscription is effective the moment subscribe() returns.
+ *
+ * Local subscribers are called during publish() (a write's own instance sees the invalidation
+ * before the write returns); the NOTIFY echo of our own events is recognised by `origin` and
+ * skipped. Every subscriber gets the JSON round-trip of the payload, the same on every instance.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { EventBus, Unsubscribe } from '../domain/events/event-bus';
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (the default page size). */
+export const MAX_NOTIFY_PAYLOAD_BYTES = 7999;
+
+export class EventPayloadTooLargeError extends Error {
+  constructor(readonly topic: string, readonly bytes: number) {
+    super(`Event on '${topic}' is ${bytes} bytes as JSON; PostgreSQL NOTIFY allows at most ${MAX_NOTIFY_PAYLOAD_BYTES}. Publish an id and let subscribers load the rest.`);
+    this.name = 'EventPayloadTooLargeError';
+  }
+}
+
+export interface EventBusLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface PgEventBusOptions {
+  readonly logger?: EventBusLogger;
+  /** First reconnect delay after the connection is lost; doubles up to 30 s. */
+  readonly reconnectDelayMs?: number;
+}
+
+interface Envelope {
+  readonly t: string;
+  readonly o: string;
+  readonly p: unknown;
+}
+
+type Handler = (payload: unknown) => void;
+
+/** A valid, unquoted-safe channel name: lower-case [a-z0-9_], at most 63 bytes (NAMEDATALEN). */
+export function channelName(namespace?: string): string {
+  const raw = namespace ? `vance_events_${namespace}` : 'vance_events';
+  const name = raw.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  if (name.length <= 63 && name === raw) return name;
+  // Sanitising or truncating could map two namespaces to one name; a hash of the original keeps them apart.
+  const hash = createHash('sha256').update(raw).digest('hex').slice(0, 8);
+  return `${name.slice(0, 54)}_${hash}`;
+}
+
+const consoleLogger: EventBusLogger = {
+  info: () => {},
+  warn: (obj, msg) => console.warn(`[PgEventBus] ${msg ?? ''}`, obj),
+};
+
+export class PgEventBus implements EventBus {
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly origin = randomUUID();
+  private client: pg.Client | null = null;
+  private closed = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly connectionString: string,
+    readonly channel: string,
+    private readonly logger: EventBusLogger,
+    private readonly reconnectDelayMs: number,
+  ) {}
+
+  /** Connects and LISTENs before resolving. `namespace` is usually the database schema. */
+  static async connect(connectionString: string, namespace?: string, options: PgEventBusOptions = {}): Promise<PgEventBus> {
+    const bus = new PgEventBus(connectionString, channelName(namespace), options.logger ?? consoleLogger, options.reconnectDelayMs ?? 1000);
+    bus.client = await bus.listen();
+    return bus;
+  }
+
+  async publish<T>(topic: string, payload: T): Promise<void> {
+    if (this.closed) throw new Error('The event bus is closed');
+    const message = JSON.stringify({ t: topic, o: this.origin, p: payload } satisfies Envelope);
+    const bytes = Buffer.byteLength(message, 'utf8');
+    if (bytes > MAX_NOTIFY_PAYLOAD_BYTES) throw new EventPayloadTooLargeError(topic, bytes);
+    this.deliver(JSON.parse(message) as Envelope);
+    const client = this.client;
+    if (!client) throw new Error(`The event bus is reconnecting; '${topic}' reached only this instance`);
+    await client.query('SELECT pg_notify($1, $2)', [this.channel, message]);
+  }
+
+  subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe {
+    const set = this.handlers.get(topic) ?? new Set<Handler>();
+    this.handlers.set(topic, set);
+    const h = handler as Handler;
+    set.add(h);
+    return () => {
+      set.delete(h);
+      if (set.size === 0 && this.handlers.get(topic) === set) this.handlers.delete(topic);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.handlers.clear();
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private async listen(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'vance-events' });
+    client.on('notification', (msg) => {
+      if (msg.channel === this.channel && msg.payload !== undefined) this.onNotification(msg.payload);
+    });
+    client.on('error', (err) => this.connectionLost(client, err));
+    client.on('end', () => this.connectionLost(client, null));
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    return client;
+  }
+
+  private onNotification(text: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch (err) {
+      this.logger.warn({ err, channel: this.channel }, 'ignored a NOTIFY payload that is not JSON');
+      return;
+    }
+    if (envelope.o !== this.origin && typeof envelope.t === 'string') this.deliver(envelope);
+  }
+
+  private deliver(envelope: Envelope): void {
+    for (const handler of [...(this.handlers.get(envelope.t) ?? [])]) {
+      try {
+        handler(envelope.p);
+      } catch (err) {
+        // A failing subscriber must neither fail the publisher nor crash the listening client.
+        this.logger.warn({ err, topic: envelope.t }, 'event subscriber threw');
+      }
+    }
+  }
+
+  private connectionLost(client: pg.Client, err: Error | null): void {
+    if (this.closed || client !== this.client) return;
+    this.client = null;
+    this.logger.warn({ err, channel: this.channel }, 'event bus connection lost; reconnecting');
+    this.scheduleReconnect(this.reconnectDelayMs);
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.listen().then(
+        async (client) => {
+          if (this.closed) return void (await client.end().catch(() => {}));
+          this.client = client;
+          this.logger.info({ channel: this.channel }, 'event bus reconnected; events published meanwhile were missed');
+        },
+        (err: unknown) => {
+          if (this.closed) return;
+          this.logger.warn({ err }, 'event bus reconnect failed');
+          this.scheduleReconnect(Math.min(delayMs * 2, 30_000));
+        },
+      );
+    }, delayMs);
+    this.reconnectTimer.unref();
+  }
+}

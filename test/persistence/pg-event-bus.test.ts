@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelName, EventPayloadTooLargeError, PgEventBus } from '../../api/src/persistence';
+
+describe('channelName', () => {
+  it('keeps plain names and makes anything else a safe, distinct identifier', () => {
+    expect(channelName()).toBe('vance_events');
+    expect(channelName('t_1_ab')).toBe('vance_events_t_1_ab');
+    const odd = channelName('Weird "name"; DROP');
+    expect(odd).toMatch(/^[a-z0-9_]{1,63}$/);
+    expect(odd).not.toBe(channelName('weird__name___drop'));
+    expect(channelName('x'.repeat(100))).toHaveLength(63);
+    expect(channelName('x'.repeat(100))).not.toBe(channelName('x'.repeat(101)));
+  });
+});
+
+const url = process.env.TEST_DATABASE_URL;
+
+describe.runIf(url)('PgEventBus on PostgreSQL', () => {
+  const namespace = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  let a: PgEventBus;
+  let b: PgEventBus;
+  const quiet = { info: () => {}, warn: () => {} };
+
+  beforeAll(async () => {
+    a = await PgEventBus.connect(url!, namespace, { logger: quiet });
+    b = await PgEventBus.connect(url!, namespace, { logger: quiet });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  const next = <T>(bus: PgEventBus, topic: string, timeoutMs = 2000) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no '${topic}' event within ${timeoutMs} ms`)), timeoutMs);
+      const off = bus.subscribe<T>(topic, (payload) => {
+        clearTimeout(timer);
+        off();
+        resolve(payload);
+      });
+    });
+
+  it('delivers a publish on one instance to a subscriber on the other', async () => {
+    const received = next<{ path: string }>(b, 'document_changed');
+    await a.publish('document_changed', { path: 'a.md', n: 1 });
+    expect(await received).toEqual({ path: 'a.md', n: 1 });
+  });
+
+  it('delivers to local subscribers during publish, exactly once (the NOTIFY echo is skipped)', async () => {
+    const seen: unknown[] = [];
+    const off = a.subscribe('local', (p) => seen.push(p));
+    const remote = next(b, 'local');
+    await a.publish('local', { at: new Date(0) });
+    expect(seen).toEqual([{ at: '1970-01-01T00:00:00.000Z' }]); // the JSON round trip every instance sees
+    await remote;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toHaveLength(1);
+    off();
+  });
+
+  it('keeps topics apart and stops delivering after unsubscribe', async () => {
+    const seen: string[] = [];
+    const off = b.subscribe<string>('one', (p) => seen.push(`one:${p}`));
+    b.subscribe<string>('two', (p) => seen.push(`two:${p}`))();
+    const done = next(b, 'marker');
+    await a.publish('one', 'x');
+    await a.publish('two', 'y');
+    off();
+    await a.publish('one', 'z');
+    await a.publish('marker', null);
+    await done;
+    expect(seen).toEqual(['one:x']);
+  });
+
+  it('does not hear buses of another namespace', async () => {
+    const other = await PgEventBus.connect(url!, `${namespace}_other`, { logger: quiet });
+    try {
+      const seen: unknown[] = [];
+      other.subscribe('document_changed', (p) => seen.push(p));
+      const done = next(b, 'document_changed');
+      await a.publish('document_changed', 'for b only');
+      await done;
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('isolates a throwing subscriber from the publisher and the others', async () => {
+    b.subscribe('boom', () => {
+      throw new Error('subscriber bug');
+    });
+    const ok = next(b, 'boom');
+    await a.publish('boom', 1);
+    expect(await ok).toBe(1);
+  });
+
+  it('refuses payloads NOTIFY cannot carry, with a clear error and no delivery', async () => {
+    const seen: unknown[] = [];
+    const off = a.subscribe('big', (p) => seen.push(p));
+    const error = await a.publish('big', { text: 'x'.repeat(8000) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EventPayloadTooLargeError);
+    expect((error as Error).message).toMatch(/at most 7999/);
+    expect(seen).toEqual([]);
+    await a.publish('big', { text: 'é'.repeat(3900) }); // ~7.8 kB in UTF-8: still fits
+    expect(seen).toHaveLength(1);
+    off();
+  });
+
+  it('reconnects after its connection is killed', async () => {
+    const warnings: string[] = [];
+    const bus = await PgEventBus.connect(url!, namespace, { logger: { info: () => {}, warn: (_o, m) => void warnings.push(m ?? '') }, reconnectDelayMs: 50 });
+    try {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vance-events' AND query = $1 AND pid <> pg_backend_pid()
+         AND backend_start = (SELECT max(backend_start) FROM pg_stat_activity WHERE application_name = 'vance-events')`,
+        [`LISTEN "${bus.channel}"`],
+      );
+      await admin.end();
+      const seen: unknown[] = [];
+      bus.subscribe('after', (p) => seen.push(p));
+      for (let i = 0; i < 40 && seen.length === 0; i++) {
+        await a.publish('after', i);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen.length).toBeGreaterThan(0);
+      expect(warnings).toContain('event bus connection lost; reconnecting');
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('ends its connection on close', async () => {
+    const bus = await PgEventBus.connect(url!, `${namespace}_close`, { logger: quiet });
+    const listeners = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'vance-events' AND query LIKE $1`,
+        [`LISTEN "${bus.channel}"`],
+      );
+      await client.end();
+      return (rows[0] as { n: number }).n;
+    };
+    expect(await listeners()).toBe(1);
+    await bus.close();
+    await bus.close();
+    expect(await listeners()).toBe(0);
+    await expect(bus.publish('x', 1)).rejects.toThrow(/closed/);
+  });
+});
