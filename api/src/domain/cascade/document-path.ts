@@ -7,7 +7,6 @@ import { InvalidDocumentPathError } from './errors';
  */
 const MAX_PATH_LENGTH = 1024;
 const MAX_SEGMENT_LENGTH = 255;
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /\p{Cc}/u;
 
 export function normalizeDocumentPath(raw: string): string {
