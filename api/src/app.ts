@@ -50,11 +50,6 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     ...(options.identityCacheTtlMs !== undefined ? { identityCacheTtlMs: options.identityCacheTtlMs } : {}),
     ...(options.documentCache ? { documentCache: options.documentCache } : {}),
   });
-  const { generatedToken } = await services.identity.bootstrap(config.adminToken ?? undefined);
-  if (generatedToken) {
-    // Printed once, on the first start of an empty database; only its hash is stored.
-    logger.warn({ adminToken: generatedToken }, 'created user admin; this is its API token, shown only now (set VANCE_ADMIN_TOKEN to choose one)');
-  }
   const server = await createGraphQLServer({
     schema: buildSchema(REPO_ROOT),
     services,
@@ -62,7 +57,13 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     maxRequestBytes: config.maxRequestBytes,
     healthCheck: async () => void (await database.dataSource.query('SELECT 1')),
   });
+  // Bind the port before bootstrapping, so a busy port cannot swallow the one-time admin token.
   const url = await server.listen(config.port, config.host);
+  const { generatedToken } = await services.identity.bootstrap(config.adminToken ?? undefined);
+  if (generatedToken) {
+    // Printed once, on the first start of an empty database; only its hash is stored.
+    logger.warn({ adminToken: generatedToken }, 'created user admin; this is its API token, shown only now (set VANCE_ADMIN_TOKEN to choose one)');
+  }
   logger.info({ url, database: database.driver, resources: resources.size }, 'Vance is listening');
   let closing: Promise<void> | undefined;
   return {

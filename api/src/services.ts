@@ -38,5 +38,11 @@ export function createServices(adapters: ServiceAdapters): Services {
   });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => cache.invalidate(e.projectId));
-  return { identity, targets, documents, cascade, cache, bus: adapters.bus, dispose: unsubscribe };
+  // After a gap (bus reconnect) we cannot know what changed elsewhere: start cold.
+  const unsubscribeGaps = adapters.bus.onMissedEvents(() => cache.clear());
+  const dispose = () => {
+    unsubscribe();
+    unsubscribeGaps();
+  };
+  return { identity, targets, documents, cascade, cache, bus: adapters.bus, dispose };
 }

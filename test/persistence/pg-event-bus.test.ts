@@ -113,6 +113,8 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
   it('reconnects after its connection is killed', async () => {
     const warnings: string[] = [];
     const bus = await PgEventBus.connect(url!, namespace, { logger: { info: () => {}, warn: (_o, m) => void warnings.push(m ?? '') }, reconnectDelayMs: 50 });
+    let gaps = 0;
+    bus.onMissedEvents(() => gaps++);
     try {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
@@ -130,6 +132,8 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
       }
       expect(seen.length).toBeGreaterThan(0);
       expect(warnings).toContain('event bus connection lost; reconnecting');
+      // Subscribers that keep caches coherent are told that events may have been lost.
+      expect(gaps).toBe(1);
     } finally {
       await bus.close();
     }

@@ -62,6 +62,7 @@ const consoleLogger: EventBusLogger = {
 
 export class PgEventBus implements EventBus {
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly gapHandlers = new Set<() => void>();
   private readonly origin = randomUUID();
   private client: pg.Client | null = null;
   private closed = false;
@@ -101,6 +102,11 @@ export class PgEventBus implements EventBus {
       set.delete(h);
       if (set.size === 0 && this.handlers.get(topic) === set) this.handlers.delete(topic);
     };
+  }
+
+  onMissedEvents(handler: () => void): Unsubscribe {
+    this.gapHandlers.add(handler);
+    return () => this.gapHandlers.delete(handler);
   }
 
   async close(): Promise<void> {
@@ -167,6 +173,13 @@ export class PgEventBus implements EventBus {
           if (this.closed) return void (await client.end().catch(() => {}));
           this.client = client;
           this.logger.info({ channel: this.channel }, 'event bus reconnected; events published meanwhile were missed');
+          for (const handler of [...this.gapHandlers]) {
+            try {
+              handler();
+            } catch (err) {
+              this.logger.warn({ err }, 'missed-events handler threw');
+            }
+          }
         },
         (err: unknown) => {
           if (this.closed) return;

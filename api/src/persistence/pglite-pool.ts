@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { Mutex, type Release } from './mutex';
 
 export interface PgliteOptions {
@@ -48,10 +49,17 @@ type PooledClient = pg.Client & { release?: ReleaseFn };
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDriver> {
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // `connection` is an undocumented but supported pg.Client option (PGlite's node-postgres entry).
   const config = { connection: new PglitePgConnection({ pglite }) } as pg.ClientConfig;
   const client: PooledClient = new pg.Client(config);
@@ -62,7 +70,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
       super(session);
     }
   }
-  return { Pool: BoundPool, dumpDataDir: () => session.dump(), close: () => session.close() };
+  return { Pool: BoundPool, dumpDataDir: () => session.dump(), close: () => session.close().finally(unlock) };
 }
 
 /** The shared state of every Pool of one driver: the PGlite instance, its client and the lock. */

@@ -7,5 +7,10 @@ export type Unsubscribe = () => void;
 export interface EventBus {
   publish<T>(topic: string, payload: T): Promise<void>;
   subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe;
+  /**
+   * Called when events from other instances may have been lost (e.g. after a reconnect), so that
+   * caches kept coherent by events can drop what they hold.
+   */
+  onMissedEvents(handler: () => void): Unsubscribe;
   close(): Promise<void>;
 }

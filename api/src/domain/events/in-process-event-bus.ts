@@ -16,6 +16,11 @@ export class InProcessEventBus implements EventBus {
     return () => set.delete(h);
   }
 
+  /** One instance, nothing crosses a wire: no event is ever missed. */
+  onMissedEvents(): Unsubscribe {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
   }
