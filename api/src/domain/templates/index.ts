@@ -1,0 +1,2 @@
+export * from './template-engine';
+export * from './errors';
