@@ -24,6 +24,7 @@ const config: CodegenConfig = {
           EffectiveDocument: '../models#EffectiveDocumentModel',
           DocumentRevision: '../../domain/cascade/document#DocumentRevision as DocumentRevisionEntity',
           DocumentChangedEvent: '../models#DocumentChangedModel',
+          Setting: '../../domain/settings/setting#SettingView',
         },
       },
     },

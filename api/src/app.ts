@@ -7,7 +7,7 @@ import { InProcessEventBus } from './domain/events/in-process-event-bus';
 import type { EventBus } from './domain/events/event-bus';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
-import { openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, type Database } from './persistence';
+import { openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmSettingsStore, type Database } from './persistence';
 import { createServices, type Services } from './services';
 
 export interface RunningVance {
@@ -44,6 +44,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   const services = createServices({
     identityStore: new TypeOrmIdentityStore(database.dataSource),
     documentStore: new TypeOrmDocumentStore(database.dataSource),
+    settingsStore: new TypeOrmSettingsStore(database.dataSource),
+    defaultSettings: config.defaultSettings,
     bus,
     resources,
     maxDocumentBytes: config.maxDocumentBytes,

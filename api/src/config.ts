@@ -18,6 +18,8 @@ export interface VanceConfig {
   readonly logLevel: string;
   /** Largest HTTP request body accepted, in bytes. */
   readonly maxRequestBytes: number;
+  /** The outermost settings layer (`VANCE_DEFAULT_SETTINGS`, a JSON object of strings). */
+  readonly defaultSettings: Readonly<Record<string, string>>;
 }
 
 export class ConfigError extends Error {}
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     // JSON escaping can inflate a document several times over; leave room for it.
     maxRequestBytes: Math.max(8 * 1024 * 1024, maxDocumentBytes * 7),
+    defaultSettings: jsonSettings(env.VANCE_DEFAULT_SETTINGS),
   });
 }
 
@@ -57,6 +60,22 @@ function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
   }
   return value;
+}
+
+function jsonSettings(raw: string | undefined): Readonly<Record<string, string>> {
+  if (!raw?.trim()) return Object.freeze({});
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('VANCE_DEFAULT_SETTINGS must be a JSON object, e.g. {"ai.default.provider":"openai"}');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('VANCE_DEFAULT_SETTINGS must be a JSON object');
+  const entries = Object.entries(parsed).map(([key, value]) => {
+    if (typeof value !== 'string') throw new ConfigError(`VANCE_DEFAULT_SETTINGS: '${key}' must be a string`);
+    return [key, value] as const;
+  });
+  return Object.freeze(Object.fromEntries(entries));
 }
 
 /** The folder holding the root package.json (works from src/ under tsx/vitest and from dist/). */

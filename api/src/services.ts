@@ -5,6 +5,7 @@ import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from './domain/events/do
 import type { EventBus } from './domain/events/event-bus';
 import { IdentityService } from './domain/identity/identity-service';
 import type { IdentityStore } from './domain/identity/identity-store';
+import { SettingsService, type SettingsStore } from './domain/settings';
 
 /** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
 export interface Services {
@@ -14,6 +15,7 @@ export interface Services {
   readonly cascade: DocumentCascade;
   readonly cache: CachedDocumentReader;
   readonly bus: EventBus;
+  readonly settings: SettingsService;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -21,6 +23,8 @@ export interface Services {
 export interface ServiceAdapters {
   readonly identityStore: IdentityStore;
   readonly documentStore: DocumentStore;
+  readonly settingsStore: SettingsStore;
+  readonly defaultSettings: Readonly<Record<string, string>>;
   readonly bus: EventBus;
   readonly resources: ResourceLayer;
   readonly maxDocumentBytes: number;
@@ -36,6 +40,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const documents = new DocumentService({
     targets, cascade, cache, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
   });
+  const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => cache.invalidate(e.projectId));
   // After a gap (bus reconnect) we cannot know what changed elsewhere: start cold.
@@ -44,5 +49,5 @@ export function createServices(adapters: ServiceAdapters): Services {
     unsubscribe();
     unsubscribeGaps();
   };
-  return { identity, targets, documents, cascade, cache, bus: adapters.bus, dispose };
+  return { identity, targets, documents, cascade, cache, settings, bus: adapters.bus, dispose };
 }

@@ -2,4 +2,5 @@
 export { openDatabase, migrate, type Database, type DatabaseLogger, type OpenDatabaseOptions } from './data-source';
 export { TypeOrmDocumentStore } from './typeorm-document-store';
 export { TypeOrmIdentityStore } from './typeorm-identity-store';
+export { TypeOrmSettingsStore } from './typeorm-settings-store';
 export { PgEventBus, EventPayloadTooLargeError, channelName, type PgEventBusOptions } from './pg-event-bus';

@@ -4,6 +4,7 @@ import { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from '
 import { Tenant as TenantEntity, User as UserEntity } from '../../domain/identity/identity';
 import { ProjectModel, MembershipModel, DocumentModel, EffectiveDocumentModel, DocumentChangedModel } from '../models';
 import { DocumentRevision as DocumentRevisionEntity } from '../../domain/cascade/document';
+import { SettingView } from '../../domain/settings/setting';
 import { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -107,6 +108,12 @@ export type Mutation = {
    * is still at that version (0: only if it does not exist); otherwise CONFLICT and nothing changes.
    */
   putDocument: Document;
+  /**
+   * Sets a tenant setting (tenant admins) or, with `project`, a project setting (project admins).
+   * `value: null` removes it. Keys naming credentials (`…apiKey`, `…secret`, `…token`, `…password`)
+   * are always secret: their value is never returned.
+   */
+  putSetting: Setting;
 };
 
 
@@ -156,6 +163,14 @@ export type MutationPutDocumentArgs = {
   project?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type MutationPutSettingArgs = {
+  key: Scalars['String']['input'];
+  project?: InputMaybe<Scalars['String']['input']>;
+  secret?: InputMaybe<Scalars['Boolean']['input']>;
+  value?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Project = {
   __typename?: 'Project';
   createdAt: Scalars['DateTime']['output'];
@@ -200,6 +215,9 @@ export type Query = {
   me: User;
   /** Projects the caller can see in its tenant. */
   projects: Array<Project>;
+  /** The effective setting for `project` (or the tenant). */
+  setting: Setting;
+  settings: Array<Setting>;
   /** Every tenant for system admins, the caller's own otherwise. */
   tenants: Array<Tenant>;
 };
@@ -236,6 +254,36 @@ export type QueryEffectiveDocumentsArgs = {
   prefix?: InputMaybe<Scalars['String']['input']>;
   project?: InputMaybe<Scalars['String']['input']>;
 };
+
+
+export type QuerySettingArgs = {
+  key: Scalars['String']['input'];
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySettingsArgs = {
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A setting as seen from a project: project → tenant → environment, first hit wins. */
+export type Setting = {
+  __typename?: 'Setting';
+  hasValue: Scalars['Boolean']['output'];
+  key: Scalars['String']['output'];
+  secret: Scalars['Boolean']['output'];
+  /** The layer the effective value came from; null when unset. */
+  source?: Maybe<SettingSource>;
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Null for secrets (write-only) and for unset keys. */
+  value?: Maybe<Scalars['String']['output']>;
+};
+
+export type SettingSource =
+  /** `VANCE_DEFAULT_SETTINGS` of the server. */
+  | 'ENVIRONMENT'
+  | 'PROJECT'
+  | 'VANCE';
 
 export type Subscription = {
   __typename?: 'Subscription';
@@ -364,6 +412,8 @@ export type ResolversTypes = {
   ProjectMembership: ResolverTypeWrapper<MembershipModel>;
   ProjectRole: ProjectRole;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Setting: ResolverTypeWrapper<SettingView>;
+  SettingSource: SettingSource;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
@@ -386,6 +436,7 @@ export type ResolversParentTypes = {
   Project: ProjectModel;
   ProjectMembership: MembershipModel;
   Query: Record<PropertyKey, never>;
+  Setting: SettingView;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Tenant: TenantEntity;
@@ -444,6 +495,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createUser?: Resolver<ResolversTypes['CreatedUser'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'login' | 'role'>>;
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'layer' | 'path'>>;
   putDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationPutDocumentArgs, 'content' | 'layer' | 'path'>>;
+  putSetting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<MutationPutSettingArgs, 'key'>>;
 };
 
 export type ProjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Project'] = ResolversParentTypes['Project']> = {
@@ -468,7 +520,18 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   effectiveDocuments?: Resolver<Array<ResolversTypes['EffectiveDocument']>, ParentType, ContextType, RequireFields<QueryEffectiveDocumentsArgs, 'prefix'>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   projects?: Resolver<Array<ResolversTypes['Project']>, ParentType, ContextType>;
+  setting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<QuerySettingArgs, 'key'>>;
+  settings?: Resolver<Array<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
   tenants?: Resolver<Array<ResolversTypes['Tenant']>, ParentType, ContextType>;
+};
+
+export type SettingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Setting'] = ResolversParentTypes['Setting']> = {
+  hasValue?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['SettingSource']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -500,6 +563,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Project?: ProjectResolvers<ContextType>;
   ProjectMembership?: ProjectMembershipResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Setting?: SettingResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   User?: UserResolvers<ContextType>;

@@ -20,4 +20,6 @@ export const Mutation: MutationResolvers = {
   },
   deleteDocument: async (_p, { layer, project, path, expectedVersion }, ctx) =>
     ctx.services.documents.delete(await ctx.principal(), layer, project, path, expectedVersion),
+  putSetting: async (_p, { key, value, project, secret }, ctx) =>
+    ctx.services.settings.put(await ctx.principal(), key, value ?? null, project, secret),
 };

@@ -28,4 +28,6 @@ export const Query: QueryResolvers = {
   },
   documentHistory: async (_p, { layer, project, path }, ctx) =>
     ctx.services.documents.history(await ctx.principal(), layer, project, path),
+  setting: async (_p, { key, project }, ctx) => ctx.services.settings.get(await ctx.principal(), key, project),
+  settings: async (_p, { project }, ctx) => ctx.services.settings.list(await ctx.principal(), project),
 };
