@@ -25,6 +25,7 @@ const config: CodegenConfig = {
           DocumentRevision: '../../domain/cascade/document#DocumentRevision as DocumentRevisionEntity',
           DocumentChangedEvent: '../models#DocumentChangedModel',
           Setting: '../../domain/settings/setting#SettingView',
+          Diagnostic: '../../domain/errors#Diagnostic as DiagnosticEntity',
         },
       },
     },

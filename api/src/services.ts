@@ -1,5 +1,6 @@
 import { CachedDocumentReader, DocumentCascade, type DocumentCacheOptions, type DocumentStore, type ResourceLayer } from './domain/cascade';
 import { DocumentService } from './domain/documents/document-service';
+import { DocumentValidator } from './domain/documents/document-validator';
 import { LayerTargetResolver } from './domain/documents/layer-target';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from './domain/events/document-changed';
 import type { EventBus } from './domain/events/event-bus';
@@ -16,6 +17,7 @@ export interface Services {
   readonly cache: CachedDocumentReader;
   readonly bus: EventBus;
   readonly settings: SettingsService;
+  readonly validator: DocumentValidator;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -29,6 +31,7 @@ export interface ServiceAdapters {
   readonly resources: ResourceLayer;
   readonly maxDocumentBytes: number;
   readonly identityCacheTtlMs?: number;
+  readonly validator?: DocumentValidator;
   readonly documentCache?: DocumentCacheOptions;
 }
 
@@ -37,8 +40,9 @@ export function createServices(adapters: ServiceAdapters): Services {
   const targets = new LayerTargetResolver(identity);
   const cache = new CachedDocumentReader(adapters.documentStore, adapters.documentCache);
   const cascade = new DocumentCascade(cache, adapters.resources);
+  const validator = adapters.validator ?? new DocumentValidator([]);
   const documents = new DocumentService({
-    targets, cascade, cache, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
+    targets, cascade, cache, validator, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
   });
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
@@ -49,5 +53,5 @@ export function createServices(adapters: ServiceAdapters): Services {
     unsubscribe();
     unsubscribeGaps();
   };
-  return { identity, targets, documents, cascade, cache, settings, bus: adapters.bus, dispose };
+  return { identity, targets, documents, cascade, cache, settings, validator, bus: adapters.bus, dispose };
 }

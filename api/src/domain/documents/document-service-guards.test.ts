@@ -39,7 +39,7 @@ describe('DocumentService limits and concurrency', () => {
     await documents.put(alice, 'VANCE', null, SKILL, 'one');
     await documents.put(alice, 'VANCE', null, SKILL, 'two');
     fx.events.length = 0;
-    const error = await failure(documents.put(alice, 'VANCE', null, SKILL, 'stale', 1));
+    const error = await failure(documents.put(alice, 'VANCE', null, SKILL, 'stale', { expectedVersion: 1 }));
     expect(error).toBeInstanceOf(VersionConflictError);
     expect(error).toMatchObject({ code: 'VERSION_CONFLICT', category: 'CONFLICT', expected: 1, actual: 2 });
     expect(fx.events).toEqual([]);
@@ -49,8 +49,8 @@ describe('DocumentService limits and concurrency', () => {
 
   it('refuses to create over a live document with expectedVersion 0', async () => {
     const { documents, users: { alice } } = await createDocumentFixture();
-    await documents.put(alice, 'VANCE', null, SKILL, 'one', 0);
-    expect((await failure(documents.put(alice, 'VANCE', null, SKILL, 'two', 0))).category).toBe('CONFLICT');
+    await documents.put(alice, 'VANCE', null, SKILL, 'one', { expectedVersion: 0 });
+    expect((await failure(documents.put(alice, 'VANCE', null, SKILL, 'two', { expectedVersion: 0 }))).category).toBe('CONFLICT');
   });
 
   it('refuses a stale expectedVersion on delete and keeps the document', async () => {
@@ -62,7 +62,7 @@ describe('DocumentService limits and concurrency', () => {
 
   it.each([-1, 1.5, Number.NaN])('rejects expectedVersion %s as BAD_INPUT', async (version) => {
     const fx = await createDocumentFixture();
-    const error = await failure(fx.documents.put(fx.users.alice, 'VANCE', null, SKILL, 'x', version));
+    const error = await failure(fx.documents.put(fx.users.alice, 'VANCE', null, SKILL, 'x', { expectedVersion: version }));
     expect(error).toMatchObject({ code: 'INVALID_VERSION', category: 'BAD_INPUT' });
     expectNothingWritten(fx);
   });

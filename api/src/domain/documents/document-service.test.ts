@@ -78,9 +78,9 @@ describe('DocumentService reads and writes', () => {
   it('keeps history newest first across updates, delete and re-create', async () => {
     const { documents, users: { dana } } = await createDocumentFixture();
     await documents.put(dana, 'PROJECT', 'alpha', SKILL, 'one');
-    await documents.put(dana, 'PROJECT', 'alpha', SKILL, 'two', 1);
+    await documents.put(dana, 'PROJECT', 'alpha', SKILL, 'two', { expectedVersion: 1 });
     expect(await documents.delete(dana, 'PROJECT', 'alpha', SKILL, 2)).toBe(true);
-    expect((await documents.put(dana, 'PROJECT', 'alpha', SKILL, 'three', 0)).version).toBe(4);
+    expect((await documents.put(dana, 'PROJECT', 'alpha', SKILL, 'three', { expectedVersion: 0 })).version).toBe(4);
     const history = await documents.history(dana, 'PROJECT', 'alpha', SKILL);
     expect(history.map((r) => [r.version, r.content, r.deleted, r.author])).toEqual([
       [4, 'three', false, 'dana'], [3, null, true, 'dana'], [2, 'two', false, 'dana'], [1, 'one', false, 'dana'],

@@ -9,6 +9,7 @@ import { InvalidInputError } from '../errors';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../events/document-changed';
 import type { EventBus } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
+import { DocumentInvalidError, hasErrors, type DocumentValidator } from './document-validator';
 import { LayerReadOnlyError } from './errors';
 import type { LayerTarget, LayerTargetResolver } from './layer-target';
 
@@ -19,6 +20,14 @@ export interface DocumentServiceDeps {
   readonly cache: CachedDocumentReader;
   readonly bus: EventBus;
   readonly maxDocumentBytes: number;
+  /** Structured documents (skills, recipes) are checked before they are written. */
+  readonly validator?: DocumentValidator;
+}
+
+export interface PutOptions {
+  readonly expectedVersion?: number | null;
+  /** Write even when the document does not validate (an author saving work in progress). */
+  readonly force?: boolean | null;
 }
 
 /**
@@ -55,12 +64,15 @@ export class DocumentService {
 
   async put(
     principal: Principal, layer: Layer, project: string | null | undefined,
-    path: string, content: string, expectedVersion?: number | null,
+    path: string, content: string, options: PutOptions = {},
   ): Promise<LayerDocument> {
+    const { expectedVersion, force } = options;
     const target = await this.writableTarget(principal, layer, project);
     const normalized = normalizeDocumentPath(path);
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.deps.maxDocumentBytes) throw new DocumentTooLargeError(normalized, bytes, this.deps.maxDocumentBytes);
+    const diagnostics = this.deps.validator?.validate(normalized, content) ?? [];
+    if (!force && hasErrors(diagnostics)) throw new DocumentInvalidError(normalized, diagnostics);
     const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
     const doc = await this.deps.store.put({ ...ref, path: normalized, content, author: principal.user.login, ...versionArg(expectedVersion) });
     await this.announce(target, normalized, doc.version, 'PUT', principal);

@@ -5,6 +5,7 @@ import { Tenant as TenantEntity, User as UserEntity } from '../../domain/identit
 import { ProjectModel, MembershipModel, DocumentModel, EffectiveDocumentModel, DocumentChangedModel } from '../models';
 import { DocumentRevision as DocumentRevisionEntity } from '../../domain/cascade/document';
 import { SettingView } from '../../domain/settings/setting';
+import { Diagnostic as DiagnosticEntity } from '../../domain/errors';
 import { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -28,9 +29,22 @@ export type CreatedUser = {
   user: User;
 };
 
+/** A problem found in a document, located: the document path, 1-based line and column, the field. */
+export type Diagnostic = {
+  __typename?: 'Diagnostic';
+  column?: Maybe<Scalars['Int']['output']>;
+  field?: Maybe<Scalars['String']['output']>;
+  line?: Maybe<Scalars['Int']['output']>;
+  message: Scalars['String']['output'];
+  path?: Maybe<Scalars['String']['output']>;
+  severity: Severity;
+};
+
 export type Document = {
   __typename?: 'Document';
   content: Scalars['String']['output'];
+  /** For skills and recipes: what the validator says about this content (warnings of a saved document). */
+  diagnostics: Array<Diagnostic>;
   layer: Layer;
   path: Scalars['String']['output'];
   /** The project holding the document (`_tenant`, `_user_<login>` or a project name); null for RESOURCE. */
@@ -106,6 +120,8 @@ export type Mutation = {
   /**
    * Creates or replaces a document. With `expectedVersion` the write happens only if the document
    * is still at that version (0: only if it does not exist); otherwise CONFLICT and nothing changes.
+   * Skills and recipes are validated first: with errors the write is refused (BAD_USER_INPUT with
+   * `extensions.diagnostics`) unless `force: true`.
    */
   putDocument: Document;
   /**
@@ -158,6 +174,7 @@ export type MutationDeleteDocumentArgs = {
 export type MutationPutDocumentArgs = {
   content: Scalars['String']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   layer: Layer;
   path: Scalars['String']['input'];
   project?: InputMaybe<Scalars['String']['input']>;
@@ -220,6 +237,8 @@ export type Query = {
   settings: Array<Setting>;
   /** Every tenant for system admins, the caller's own otherwise. */
   tenants: Array<Tenant>;
+  /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
+  validateDocument: Array<Diagnostic>;
 };
 
 
@@ -266,6 +285,12 @@ export type QuerySettingsArgs = {
   project?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type QueryValidateDocumentArgs = {
+  content: Scalars['String']['input'];
+  path: Scalars['String']['input'];
+};
+
 /** A setting as seen from a project: project → tenant → environment, first hit wins. */
 export type Setting = {
   __typename?: 'Setting';
@@ -284,6 +309,10 @@ export type SettingSource =
   | 'ENVIRONMENT'
   | 'PROJECT'
   | 'VANCE';
+
+export type Severity =
+  | 'ERROR'
+  | 'WARNING';
 
 export type Subscription = {
   __typename?: 'Subscription';
@@ -398,6 +427,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreatedUser: ResolverTypeWrapper<Omit<CreatedUser, 'user'> & { user: ResolversTypes['User'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Diagnostic: ResolverTypeWrapper<DiagnosticEntity>;
   Document: ResolverTypeWrapper<DocumentModel>;
   DocumentChange: DocumentChange;
   DocumentChangedEvent: ResolverTypeWrapper<DocumentChangedModel>;
@@ -414,6 +444,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Setting: ResolverTypeWrapper<SettingView>;
   SettingSource: SettingSource;
+  Severity: Severity;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
@@ -426,6 +457,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   CreatedUser: Omit<CreatedUser, 'user'> & { user: ResolversParentTypes['User'] };
   DateTime: Scalars['DateTime']['output'];
+  Diagnostic: DiagnosticEntity;
   Document: DocumentModel;
   DocumentChangedEvent: DocumentChangedModel;
   DocumentRevision: DocumentRevisionEntity;
@@ -452,8 +484,18 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DiagnosticResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Diagnostic'] = ResolversParentTypes['Diagnostic']> = {
+  column?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  field?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['Severity'], ParentType, ContextType>;
+};
+
 export type DocumentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Document'] = ResolversParentTypes['Document']> = {
   content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  diagnostics?: Resolver<Array<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
   layer?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -523,6 +565,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   setting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<QuerySettingArgs, 'key'>>;
   settings?: Resolver<Array<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
   tenants?: Resolver<Array<ResolversTypes['Tenant']>, ParentType, ContextType>;
+  validateDocument?: Resolver<Array<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
 };
 
 export type SettingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Setting'] = ResolversParentTypes['Setting']> = {
@@ -555,6 +598,7 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 export type Resolvers<ContextType = GraphQLContext> = {
   CreatedUser?: CreatedUserResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  Diagnostic?: DiagnosticResolvers<ContextType>;
   Document?: DocumentResolvers<ContextType>;
   DocumentChangedEvent?: DocumentChangedEventResolvers<ContextType>;
   DocumentRevision?: DocumentRevisionResolvers<ContextType>;

@@ -14,9 +14,9 @@ export const Mutation: MutationResolvers = {
     await ctx.services.identity.addProjectMember(await ctx.principal(), project, login, role);
     return { project, login, role };
   },
-  putDocument: async (_p, { layer, project, path, content, expectedVersion }, ctx) => {
+  putDocument: async (_p, { layer, project, path, content, expectedVersion, force }, ctx) => {
     const me = await ctx.principal();
-    return documentModel(await ctx.services.documents.put(me, layer, project, path, content, expectedVersion), me, project);
+    return documentModel(await ctx.services.documents.put(me, layer, project, path, content, { expectedVersion, force }), me, project);
   },
   deleteDocument: async (_p, { layer, project, path, expectedVersion }, ctx) =>
     ctx.services.documents.delete(await ctx.principal(), layer, project, path, expectedVersion),

@@ -1,3 +1,4 @@
+import { normalizeDocumentPath } from '../../domain/cascade/document-path';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { documentModel, effectiveModel } from '../document-model';
 import { projectModels } from './project-models';
@@ -30,4 +31,8 @@ export const Query: QueryResolvers = {
     ctx.services.documents.history(await ctx.principal(), layer, project, path),
   setting: async (_p, { key, project }, ctx) => ctx.services.settings.get(await ctx.principal(), key, project),
   settings: async (_p, { project }, ctx) => ctx.services.settings.list(await ctx.principal(), project),
+  validateDocument: async (_p, { path, content }, ctx) => {
+    await ctx.principal();
+    return ctx.services.validator.validate(normalizeDocumentPath(path), content);
+  },
 };
