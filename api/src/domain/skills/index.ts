@@ -1,0 +1,17 @@
+/** Skills (seed 000, seed 002): the SKILL.md model and parser, Java-regex triggers, cascade resolution. */
+export * from './skill';
+export * from './errors';
+export { parseSkill, type ParsedSkill, type SkillSource } from './parse-skill';
+export { compileJavaRegex, type JavaRegexResult } from './java-regex';
+export { DEFAULT_INVOCATION_POLICY, isModelInvocable, isUserInvocable } from './invocation-policy';
+export { SKILLS_PREFIX, SKILL_FILE_NAME, skillDocumentPath, skillNameOfPath, skillNameProblem, skillSiblingPath } from './skill-paths';
+export {
+  SkillResolver,
+  type AvailableSkill,
+  type DisabledSkill,
+  type InvalidSkill,
+  type LoadedReferenceDoc,
+  type ResolvedSkill,
+  type ResolvedSkillStatus,
+  type SkillResolverOptions,
+} from './skill-resolver';

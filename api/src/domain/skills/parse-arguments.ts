@@ -1,0 +1,90 @@
+import { parseBooleanish } from '../shared/booleanish';
+import { describeValue, fieldName, type FrontmatterReader, type YamlPath } from './frontmatter-reader';
+import { ARGUMENT_TYPES, type SkillArgument, type SkillArguments } from './skill';
+
+/**
+ * `arguments:` (seed 000 §2b) and the one parameter schema it shares with `scripts[].params`
+ * (seed 000 §13.7: "one schema, no second dialect"): `name`, `type` (default `string` in both
+ * places — one schema), `description`, `required` (booleanish, default false).
+ *
+ * Also accepted, for Claude Code skills: a list of bare names (`arguments: [issue, branch]`) or one
+ * string of names (`arguments: issue branch`), each a `string` argument.
+ */
+const ARGUMENT_KEYS = ['name', 'type', 'description', 'required'];
+const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** The raw view (`args.text`, `args.words`) is always bound when a skill consumes arguments (seed 000 §2b). */
+const RESERVED_ARGUMENT_NAMES = ['text', 'words'];
+
+export function readArguments(reader: FrontmatterReader, value: unknown): SkillArguments {
+  const at = ['arguments'];
+  if (value === null || value === undefined) return { mode: 'NONE' };
+  const flag = parseBooleanish(value);
+  if (flag !== undefined) return flag ? { mode: 'RAW' } : { mode: 'NONE' };
+  if (typeof value === 'string') {
+    const names = value.split(/[\s,]+/).filter((n) => n !== '');
+    return { mode: 'NAMED', list: readParamList(reader, at, names, { reserved: true, bareNamesAt: at }) };
+  }
+  if (!Array.isArray(value)) {
+    reader.error(at, `\`arguments\` must be true, false or a list of arguments ({name, type, description, required}), found ${describeValue(value)}.`);
+    return { mode: 'NONE' };
+  }
+  return { mode: 'NAMED', list: readParamList(reader, at, value, { reserved: true }) };
+}
+
+interface ParamListOptions {
+  /** Refuse `text` and `words` (skill arguments only; script params have no raw view). */
+  readonly reserved: boolean;
+  /** Set when the names came from one string: report every problem at that string. */
+  readonly bareNamesAt?: YamlPath;
+}
+
+export function readParamList(reader: FrontmatterReader, at: YamlPath, entries: readonly unknown[], options: ParamListOptions): SkillArgument[] {
+  const result: SkillArgument[] = [];
+  const seen = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const entryAt = options.bareNamesAt ?? [...at, index];
+    const parsed = readParam(reader, entryAt, entry);
+    if (!parsed) return;
+    const nameAt = typeof entry === 'string' || options.bareNamesAt ? entryAt : [...entryAt, 'name'];
+    const first = seen.get(parsed.name);
+    if (first !== undefined) {
+      reader.error(nameAt, `Duplicate name '${parsed.name}' in \`${fieldName(at)}\` (also entry ${first}); names must be unique.`);
+      return;
+    }
+    if (options.reserved && RESERVED_ARGUMENT_NAMES.includes(parsed.name)) {
+      reader.error(nameAt, `Argument name '${parsed.name}' is reserved: \`args.${parsed.name}\` is the raw view of the invocation line (seed 000 §2b). Choose another name.`);
+      return;
+    }
+    seen.set(parsed.name, index);
+    result.push(parsed);
+  });
+  return result;
+}
+
+function readParam(reader: FrontmatterReader, at: YamlPath, entry: unknown): SkillArgument | undefined {
+  if (typeof entry === 'string') {
+    const name = checkName(reader, at, entry.trim());
+    return name === undefined ? undefined : { name, type: 'string', description: null, required: false };
+  }
+  const map = reader.map(at, entry);
+  if (!map) return undefined;
+  reader.unknownKeys(at, map, ARGUMENT_KEYS);
+  const rawName = reader.requiredText([...at, 'name'], map.name);
+  const name = rawName === undefined ? undefined : checkName(reader, [...at, 'name'], rawName);
+  const type = reader.choice([...at, 'type'], map.type, ARGUMENT_TYPES, 'string');
+  const description = reader.optionalText([...at, 'description'], map.description);
+  const required = reader.booleanish([...at, 'required'], map.required, false);
+  if (name === undefined || type === undefined) return undefined;
+  return { name, type, description, required };
+}
+
+function checkName(reader: FrontmatterReader, at: YamlPath, name: string): string | undefined {
+  if (!ARGUMENT_NAME.test(name)) {
+    reader.error(at, `Invalid name '${name}' in \`${fieldName(at)}\`: use letters, digits, '_' and '-', starting with a letter or '_'.`);
+    return undefined;
+  }
+  if (name.includes('-')) {
+    reader.warning(at, `Name '${name}' contains '-': in a template \`args.${name}\` is a subtraction; write \`args['${name}']\` or rename it with '_'.`);
+  }
+  return name;
+}
