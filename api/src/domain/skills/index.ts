@@ -15,3 +15,4 @@ export {
   type ResolvedSkillStatus,
   type SkillResolverOptions,
 } from './skill-resolver';
+export { SKILL_PATH_PATTERN, skillDocumentKind, type SkillDocumentKind } from './skill-document-kind';
