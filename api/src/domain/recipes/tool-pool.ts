@@ -1,0 +1,91 @@
+/**
+ * The tool pool of a turn (seed 004 §6, §6a, §6.1, §6.2; seed 000 §5b):
+ *   allowed = (engine.allowed ∪ recipe.add ∪ profile.add) ∖ (recipe.remove ∪ profile.remove) ∪ ⋃ skill.tools
+ * Entries are names, `@label` selectors or `prefix*` patterns, expanded against the available tools
+ * (the catalog plus every plain name the lists mention, so a client tool named in `add` is kept and
+ * a pattern can remove it). An empty engine base means unrestricted: add changes nothing and remove
+ * yields "all minus removed". Skills only ever add — a tool a recipe removed comes back when an
+ * active skill needs it. `allowedToolsDefer` moves matches to the deferred discovery block unless a
+ * recipe or profile `add` names them exactly ("promote to primary"); then the maxTools budget ranks.
+ */
+import { expandSelectors, parseToolSelector } from '../tools/select';
+import type { ToolDescriptor } from '../tools/tool-descriptor';
+import { applyToolBudget } from './tool-budget';
+
+export interface ToolPoolInput {
+  /** Server tools (and, per turn, client tools) the pool is computed over. */
+  readonly available: readonly ToolDescriptor[];
+  /** The engine's default whitelist; empty = unrestricted (seed 004 §6.1). */
+  readonly engineAllowed: readonly string[];
+  readonly add: readonly string[];
+  readonly remove: readonly string[];
+  /** Tools of the active skills (seed 000 §5b): only ever added. */
+  readonly skillTools?: readonly string[];
+  readonly defer?: readonly string[];
+  readonly keep?: readonly string[];
+  readonly dropFirst?: readonly string[];
+  readonly maxTools?: number | null;
+}
+
+export interface ToolPool {
+  /** Engine base empty and nothing removed: every tool, also ones added later. */
+  readonly unrestricted: boolean;
+  /** Every tool the turn may call, sorted. */
+  readonly allowed: readonly string[];
+  /** Offered with their schema, sorted. */
+  readonly primary: readonly string[];
+  /** Offered by name in the discovery block (callable), sorted. */
+  readonly deferred: readonly string[];
+  /** Which of `deferred` the maxTools budget moved there, in cut order. */
+  readonly deferredByBudget: readonly string[];
+  /** Tools removed by the recipe or profile (and not brought back by a skill), sorted. */
+  readonly removed: readonly string[];
+  /** Entries that matched no available tool (plain names are still kept — they may be client tools, or typos). */
+  readonly unresolved: readonly string[];
+  /** Keep matches the budget could not hold either. */
+  readonly keepOverflow: readonly string[];
+}
+
+export function computeToolPool(input: ToolPoolInput): ToolPool {
+  const skillTools = input.skillTools ?? [];
+  const universe = withLiteralNames(input.available, [input.engineAllowed, input.add, skillTools]);
+  const expand = (entries: readonly string[]) => expandSelectors(entries, universe);
+  const base = input.engineAllowed.length === 0 ? universe.map((t) => t.name) : expand(input.engineAllowed).names;
+  const added = expand(input.add);
+  const removed = expand(input.remove);
+  const skills = expand(skillTools);
+  const removedSet = new Set(removed.names);
+  const allowed = new Set([...base, ...added.names].filter((n) => !removedSet.has(n)));
+  for (const name of skills.names) allowed.add(name);
+
+  const promoted = new Set(input.add.map(parseToolSelector).flatMap((s) => (s?.kind === 'NAME' ? [s.name] : [])));
+  const deferSet = new Set(expand(input.defer ?? []).names.filter((n) => allowed.has(n) && !promoted.has(n)));
+  const byName = new Map(universe.map((t) => [t.name, t]));
+  const candidates = [...allowed].filter((n) => !deferSet.has(n)).map((n) => byName.get(n)!);
+  const budget = applyToolBudget({ tools: candidates, keep: input.keep ?? [], dropFirst: input.dropFirst ?? [], maxTools: input.maxTools });
+
+  return {
+    unrestricted: input.engineAllowed.length === 0 && input.remove.length === 0,
+    allowed: [...allowed].sort(),
+    primary: budget.primary,
+    deferred: [...deferSet, ...budget.deferred].sort(),
+    deferredByBudget: budget.deferred,
+    removed: removed.names.filter((n) => !allowed.has(n)).sort(),
+    unresolved: [...new Set(expandSelectors([...input.engineAllowed, ...input.add, ...input.remove, ...skillTools], input.available).unmatched)],
+    keepOverflow: budget.keepOverflow,
+  };
+}
+
+/** The available tools plus a label-less descriptor for every plain name not among them. */
+function withLiteralNames(available: readonly ToolDescriptor[], lists: readonly (readonly string[])[]): ToolDescriptor[] {
+  const known = new Set(available.map((t) => t.name));
+  const universe = [...available];
+  for (const entry of lists.flat()) {
+    const selector = parseToolSelector(entry);
+    if (selector?.kind === 'NAME' && !known.has(selector.name)) {
+      known.add(selector.name);
+      universe.push({ name: selector.name, labels: [] });
+    }
+  }
+  return universe;
+}

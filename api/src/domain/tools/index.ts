@@ -1,0 +1,4 @@
+/** Tool descriptors, the catalog port, selector matching and the built-in tool list. */
+export * from './tool-descriptor';
+export * from './select';
+export * from './builtin-tools';
