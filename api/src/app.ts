@@ -7,6 +7,7 @@ import { InProcessEventBus } from './domain/events/in-process-event-bus';
 import type { EventBus } from './domain/events/event-bus';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
+import { NunjucksTemplateEngine } from './templates';
 import { openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmSettingsStore, type Database } from './persistence';
 import { createServices, type Services } from './services';
 
@@ -46,6 +47,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     documentStore: new TypeOrmDocumentStore(database.dataSource),
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
     defaultSettings: config.defaultSettings,
+    templates: new NunjucksTemplateEngine(),
+    recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),
     bus,
     resources,
     maxDocumentBytes: config.maxDocumentBytes,

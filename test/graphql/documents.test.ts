@@ -38,7 +38,7 @@ describe.each(testDatabases())('documents and the cascade over GraphQL ($name)',
   });
 
   it('resolves USER over PROJECT over VANCE over RESOURCE and reports what each hit shadows', async () => {
-    const path = '_vance/recipes/cascade.yaml';
+    const path = 'notes/cascade.md';
     await t.gql(PUT, { layer: 'VANCE', path, content: 'v: vance' });
     expect((await t.gql(EFFECTIVE, { project: 'atlas', path }, member)).data?.effectiveDocument)
       .toMatchObject({ source: 'VANCE', shadowed: [], document: { project: '_tenant', content: 'v: vance' } });

@@ -24,3 +24,4 @@ export * from './recipe-categories';
 export * from './recipe-picker';
 export * from './manuals';
 export * from './recipe-list';
+export * from './recipe-catalog';

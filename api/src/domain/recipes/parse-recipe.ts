@@ -71,7 +71,6 @@ export function parseRecipe(input: RecipeInput, templates?: TemplateEngine): Par
 }
 
 function readDocument(source: YamlSource, d: RecipeDiagnostics): PlainMap | null {
-  source.document.setSchema('1.2', { merge: true });
   let value: unknown;
   try {
     value = source.toJS();

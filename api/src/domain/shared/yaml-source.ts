@@ -20,7 +20,7 @@ export class YamlSource {
   private readonly lines = new LineCounter();
 
   constructor(readonly text: string, private readonly lineOffset = 0) {
-    this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false });
+    this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, merge: true });
     this.errors = this.document.errors.map((e) => ({ message: e.message.split('\n')[0] ?? e.message, ...this.positionOf(e.pos[0]) }));
   }
 

@@ -16,3 +16,4 @@ export {
   type SkillResolverOptions,
 } from './skill-resolver';
 export { SKILL_PATH_PATTERN, skillDocumentKind, type SkillDocumentKind } from './skill-document-kind';
+export * from './skill-catalog';

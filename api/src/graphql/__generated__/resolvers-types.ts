@@ -6,6 +6,8 @@ import { ProjectModel, MembershipModel, DocumentModel, EffectiveDocumentModel, D
 import { DocumentRevision as DocumentRevisionEntity } from '../../domain/cascade/document';
 import { SettingView } from '../../domain/settings/setting';
 import { Diagnostic as DiagnosticEntity } from '../../domain/errors';
+import { ResolvedSkill, SkillTrigger as SkillTriggerEntity, SkillArgument as SkillArgumentEntity, LoadedReferenceDoc, SkillRun as SkillRunEntity, SkillScript as SkillScriptEntity } from '../../domain/skills';
+import { RecipeListEntry, RecipeList as RecipeListEntity, RecipeListing, RecipeProfile as RecipeProfileEntity, RecipeCategory as RecipeCategoryEntity, ListedRecipe as ListedRecipeEntity, ListedRecipes as ListedRecipesEntity, RecipeResolution, ResolvedRecipeRef as ResolvedRecipeRefEntity, ResolvedModelInfo, ToolPool as ToolPoolEntity, Manual as ManualEntity } from '../../domain/recipes';
 import { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -20,41 +22,43 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO-8601 date-time in UTC. */
   DateTime: { input: Date | string; output: Date | string; }
+  /** Arbitrary JSON (recipe params, locale maps, sampling). */
+  JSON: { input: unknown; output: unknown; }
 };
 
 /** The new user and its first API token. The token is shown only here, once. */
 export type CreatedUser = {
-  __typename?: 'CreatedUser';
-  token: Scalars['String']['output'];
-  user: User;
+  readonly __typename?: 'CreatedUser';
+  readonly token: Scalars['String']['output'];
+  readonly user: User;
 };
 
 /** A problem found in a document, located: the document path, 1-based line and column, the field. */
 export type Diagnostic = {
-  __typename?: 'Diagnostic';
-  column?: Maybe<Scalars['Int']['output']>;
-  field?: Maybe<Scalars['String']['output']>;
-  line?: Maybe<Scalars['Int']['output']>;
-  message: Scalars['String']['output'];
-  path?: Maybe<Scalars['String']['output']>;
-  severity: Severity;
+  readonly __typename?: 'Diagnostic';
+  readonly column?: Maybe<Scalars['Int']['output']>;
+  readonly field?: Maybe<Scalars['String']['output']>;
+  readonly line?: Maybe<Scalars['Int']['output']>;
+  readonly message: Scalars['String']['output'];
+  readonly path?: Maybe<Scalars['String']['output']>;
+  readonly severity: Severity;
 };
 
 export type Document = {
-  __typename?: 'Document';
-  content: Scalars['String']['output'];
+  readonly __typename?: 'Document';
+  readonly content: Scalars['String']['output'];
   /** For skills and recipes: what the validator says about this content (warnings of a saved document). */
-  diagnostics: Array<Diagnostic>;
-  layer: Layer;
-  path: Scalars['String']['output'];
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+  readonly layer: Layer;
+  readonly path: Scalars['String']['output'];
   /** The project holding the document (`_tenant`, `_user_<login>` or a project name); null for RESOURCE. */
-  project?: Maybe<Scalars['String']['output']>;
+  readonly project?: Maybe<Scalars['String']['output']>;
   /** Size of the content in bytes (UTF-8). */
-  size: Scalars['Int']['output'];
-  updatedAt?: Maybe<Scalars['DateTime']['output']>;
-  updatedBy?: Maybe<Scalars['String']['output']>;
+  readonly size: Scalars['Int']['output'];
+  readonly updatedAt?: Maybe<Scalars['DateTime']['output']>;
+  readonly updatedBy?: Maybe<Scalars['String']['output']>;
   /** Increments on every write; pass it back as `expectedVersion` to write only over what you read. */
-  version: Scalars['Int']['output'];
+  readonly version: Scalars['Int']['output'];
 };
 
 export type DocumentChange =
@@ -62,33 +66,33 @@ export type DocumentChange =
   | 'PUT';
 
 export type DocumentChangedEvent = {
-  __typename?: 'DocumentChangedEvent';
-  at: Scalars['DateTime']['output'];
-  author?: Maybe<Scalars['String']['output']>;
-  change: DocumentChange;
-  layer: Layer;
-  path: Scalars['String']['output'];
-  project?: Maybe<Scalars['String']['output']>;
-  version: Scalars['Int']['output'];
+  readonly __typename?: 'DocumentChangedEvent';
+  readonly at: Scalars['DateTime']['output'];
+  readonly author?: Maybe<Scalars['String']['output']>;
+  readonly change: DocumentChange;
+  readonly layer: Layer;
+  readonly path: Scalars['String']['output'];
+  readonly project?: Maybe<Scalars['String']['output']>;
+  readonly version: Scalars['Int']['output'];
 };
 
 export type DocumentRevision = {
-  __typename?: 'DocumentRevision';
-  author?: Maybe<Scalars['String']['output']>;
+  readonly __typename?: 'DocumentRevision';
+  readonly author?: Maybe<Scalars['String']['output']>;
   /** Null for a delete. */
-  content?: Maybe<Scalars['String']['output']>;
-  createdAt: Scalars['DateTime']['output'];
-  deleted: Scalars['Boolean']['output'];
-  version: Scalars['Int']['output'];
+  readonly content?: Maybe<Scalars['String']['output']>;
+  readonly createdAt: Scalars['DateTime']['output'];
+  readonly deleted: Scalars['Boolean']['output'];
+  readonly version: Scalars['Int']['output'];
 };
 
 /** The document a cascade lookup found, the layer it came from, and the outer layers it hides. */
 export type EffectiveDocument = {
-  __typename?: 'EffectiveDocument';
-  document: Document;
+  readonly __typename?: 'EffectiveDocument';
+  readonly document: Document;
   /** Outer layers that also hold this path, innermost first. */
-  shadowed: Array<Layer>;
-  source: Layer;
+  readonly shadowed: ReadonlyArray<Layer>;
+  readonly source: Layer;
 };
 
 /**
@@ -105,31 +109,57 @@ export type Layer =
   /** The tenant's `_tenant` project, shared by every user of the tenant. */
   | 'VANCE';
 
+export type ListedRecipe = {
+  readonly __typename?: 'ListedRecipe';
+  readonly category?: Maybe<Scalars['String']['output']>;
+  readonly description: Scalars['String']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+};
+
+/** The user-facing recipe picker (seed 004 §6e). */
+export type ListedRecipes = {
+  readonly __typename?: 'ListedRecipes';
+  readonly categories: ReadonlyArray<RecipeCategory>;
+  readonly recipes: ReadonlyArray<ListedRecipe>;
+  /** A malformed categories document is ignored (fail-open) and reported here. */
+  readonly warnings: ReadonlyArray<Diagnostic>;
+};
+
+export type Manual = {
+  readonly __typename?: 'Manual';
+  readonly content: Scalars['String']['output'];
+  readonly folder: Scalars['String']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly path: Scalars['String']['output'];
+  readonly source: Layer;
+};
+
 export type Mutation = {
-  __typename?: 'Mutation';
-  addProjectMember: ProjectMembership;
+  readonly __typename?: 'Mutation';
+  readonly addProjectMember: ProjectMembership;
   /** A further API token for the caller, shown once. */
-  createApiToken: Scalars['String']['output'];
-  createProject: Project;
+  readonly createApiToken: Scalars['String']['output'];
+  readonly createProject: Project;
   /** System admins only. */
-  createTenant: Tenant;
+  readonly createTenant: Tenant;
   /** Creates the user with its `_user_<login>` project and first token. `tenant` defaults to the caller's. */
-  createUser: CreatedUser;
+  readonly createUser: CreatedUser;
   /** Soft delete (history is kept); the next lookup falls through to the next outer layer. False if nothing was there. */
-  deleteDocument: Scalars['Boolean']['output'];
+  readonly deleteDocument: Scalars['Boolean']['output'];
   /**
    * Creates or replaces a document. With `expectedVersion` the write happens only if the document
    * is still at that version (0: only if it does not exist); otherwise CONFLICT and nothing changes.
    * Skills and recipes are validated first: with errors the write is refused (BAD_USER_INPUT with
    * `extensions.diagnostics`) unless `force: true`.
    */
-  putDocument: Document;
+  readonly putDocument: Document;
   /**
    * Sets a tenant setting (tenant admins) or, with `project`, a project setting (project admins).
    * `value: null` removes it. Keys naming credentials (`…apiKey`, `…secret`, `…token`, `…password`)
    * are always secret: their value is never returned.
    */
-  putSetting: Setting;
+  readonly putSetting: Setting;
 };
 
 
@@ -188,14 +218,22 @@ export type MutationPutSettingArgs = {
   value?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type ProfileSelection = {
+  readonly __typename?: 'ProfileSelection';
+  readonly block?: Maybe<Scalars['String']['output']>;
+  /** EXACT, DEFAULT or NONE. */
+  readonly match: Scalars['String']['output'];
+  readonly profile?: Maybe<Scalars['String']['output']>;
+};
+
 export type Project = {
-  __typename?: 'Project';
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  kind: ProjectKind;
+  readonly __typename?: 'Project';
+  readonly createdAt: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly kind: ProjectKind;
   /** The caller's role in the project; null for system projects and for tenant admins who are not members. */
-  myRole?: Maybe<ProjectRole>;
-  name: Scalars['String']['output'];
+  readonly myRole?: Maybe<ProjectRole>;
+  readonly name: Scalars['String']['output'];
 };
 
 export type ProjectKind =
@@ -204,10 +242,10 @@ export type ProjectKind =
   | 'SYSTEM';
 
 export type ProjectMembership = {
-  __typename?: 'ProjectMembership';
-  login: Scalars['String']['output'];
-  project: Scalars['String']['output'];
-  role: ProjectRole;
+  readonly __typename?: 'ProjectMembership';
+  readonly login: Scalars['String']['output'];
+  readonly project: Scalars['String']['output'];
+  readonly role: ProjectRole;
 };
 
 export type ProjectRole =
@@ -215,30 +253,45 @@ export type ProjectRole =
   | 'MEMBER';
 
 export type Query = {
-  __typename?: 'Query';
-  document?: Maybe<Document>;
+  readonly __typename?: 'Query';
+  readonly document?: Maybe<Document>;
   /** Newest first, deletes included. */
-  documentHistory: Array<DocumentRevision>;
+  readonly documentHistory: ReadonlyArray<DocumentRevision>;
   /**
    * Documents of one layer under `prefix`. `project` names the project for PROJECT (and scopes
    * nothing else: USER is always the caller's own layer, VANCE the tenant's).
    */
-  documents: Array<Document>;
+  readonly documents: ReadonlyArray<Document>;
   /** The cascade lookup USER → PROJECT → VANCE → RESOURCE; first hit wins. */
-  effectiveDocument?: Maybe<EffectiveDocument>;
+  readonly effectiveDocument?: Maybe<EffectiveDocument>;
   /** The cascade listing: every path under `prefix`, inner layers over outer. */
-  effectiveDocuments: Array<EffectiveDocument>;
+  readonly effectiveDocuments: ReadonlyArray<EffectiveDocument>;
+  readonly listedRecipes: ListedRecipes;
+  /** Manuals under `paths` (default `_vance/manuals/`), first hit per name in path order. */
+  readonly manuals: ReadonlyArray<Manual>;
   /** The caller. */
-  me: User;
+  readonly me: User;
   /** Projects the caller can see in its tenant. */
-  projects: Array<Project>;
+  readonly projects: ReadonlyArray<Project>;
+  readonly recipe?: Maybe<Recipe>;
+  /** Usable recipes for the caller's tenant, in the `recipe_list` shape. */
+  readonly recipes: RecipeList;
+  /**
+   * What spawning would run: `name` (or `engine`, or neither: `default`) with caller `params` and
+   * connection `profile`, resolved against `project`.
+   */
+  readonly resolveRecipe: ResolvedRecipe;
   /** The effective setting for `project` (or the tenant). */
-  setting: Setting;
-  settings: Array<Setting>;
+  readonly setting: Setting;
+  readonly settings: ReadonlyArray<Setting>;
+  /** One skill, also when disabled or broken (then with its diagnostics). */
+  readonly skill?: Maybe<Skill>;
+  /** Skills visible in `project` (cascade USER → PROJECT → VANCE → RESOURCE), for one invocation surface. */
+  readonly skills: ReadonlyArray<Skill>;
   /** Every tenant for system admins, the caller's own otherwise. */
-  tenants: Array<Tenant>;
+  readonly tenants: ReadonlyArray<Tenant>;
   /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
-  validateDocument: Array<Diagnostic>;
+  readonly validateDocument: ReadonlyArray<Diagnostic>;
 };
 
 
@@ -275,6 +328,37 @@ export type QueryEffectiveDocumentsArgs = {
 };
 
 
+export type QueryListedRecipesArgs = {
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryManualsArgs = {
+  paths?: InputMaybe<ReadonlyArray<Scalars['String']['input']>>;
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryRecipeArgs = {
+  name: Scalars['String']['input'];
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryRecipesArgs = {
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryResolveRecipeArgs = {
+  engine?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  params?: InputMaybe<Scalars['JSON']['input']>;
+  profile?: InputMaybe<Scalars['String']['input']>;
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QuerySettingArgs = {
   key: Scalars['String']['input'];
   project?: InputMaybe<Scalars['String']['input']>;
@@ -286,22 +370,160 @@ export type QuerySettingsArgs = {
 };
 
 
+export type QuerySkillArgs = {
+  name: Scalars['String']['input'];
+  project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySkillsArgs = {
+  project?: InputMaybe<Scalars['String']['input']>;
+  surface?: InputMaybe<SkillSurface>;
+};
+
+
 export type QueryValidateDocumentArgs = {
   content: Scalars['String']['input'];
   path: Scalars['String']['input'];
 };
 
+export type Recipe = {
+  readonly __typename?: 'Recipe';
+  /** Null: no restriction; empty: lockdown. */
+  readonly allowedSkills?: Maybe<ReadonlyArray<Scalars['String']['output']>>;
+  readonly allowedToolsAdd: ReadonlyArray<Scalars['String']['output']>;
+  readonly allowedToolsDropFirst: ReadonlyArray<Scalars['String']['output']>;
+  readonly allowedToolsKeep: ReadonlyArray<Scalars['String']['output']>;
+  readonly allowedToolsRemove: ReadonlyArray<Scalars['String']['output']>;
+  readonly category?: Maybe<Scalars['String']['output']>;
+  readonly dataRelayCorrection?: Maybe<Scalars['String']['output']>;
+  readonly defaultActiveSkills: ReadonlyArray<Scalars['String']['output']>;
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+  readonly engine?: Maybe<Scalars['String']['output']>;
+  readonly guards: Scalars['JSON']['output'];
+  readonly internal: Scalars['Boolean']['output'];
+  readonly listed: Scalars['Boolean']['output'];
+  readonly locked: Scalars['Boolean']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly params?: Maybe<Scalars['JSON']['output']>;
+  readonly path: Scalars['String']['output'];
+  readonly profiles: ReadonlyArray<RecipeProfile>;
+  /** normal, system or any. */
+  readonly projectKind?: Maybe<Scalars['String']['output']>;
+  /** APPEND or OVERWRITE. */
+  readonly promptMode?: Maybe<Scalars['String']['output']>;
+  readonly promptPrefix?: Maybe<Scalars['String']['output']>;
+  readonly protected: Scalars['Boolean']['output'];
+  readonly shadowed: ReadonlyArray<Layer>;
+  readonly source: Layer;
+  readonly tags: ReadonlyArray<Scalars['String']['output']>;
+  readonly tenants: ReadonlyArray<Scalars['String']['output']>;
+  readonly title?: Maybe<Scalars['String']['output']>;
+  /** False when the document does not validate (then only name, source and diagnostics are set). */
+  readonly valid: Scalars['Boolean']['output'];
+  readonly web: Scalars['Boolean']['output'];
+};
+
+export type RecipeCategory = {
+  readonly __typename?: 'RecipeCategory';
+  readonly id: Scalars['String']['output'];
+  /** Language → text, resolved by the client. */
+  readonly title?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** The `recipe_list` shape of seed 004 §8. */
+export type RecipeList = {
+  readonly __typename?: 'RecipeList';
+  readonly count: Scalars['Int']['output'];
+  readonly recipes: ReadonlyArray<RecipeSummary>;
+};
+
+export type RecipeProfile = {
+  readonly __typename?: 'RecipeProfile';
+  readonly allowedToolsAdd: ReadonlyArray<Scalars['String']['output']>;
+  readonly allowedToolsRemove: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  readonly params: Scalars['JSON']['output'];
+  readonly promptPrefixAppend?: Maybe<Scalars['String']['output']>;
+};
+
+/** Where a listed recipe comes from, in the words of seed 004 §8. */
+export type RecipeSource =
+  | 'BUNDLED'
+  | 'PROJECT'
+  | 'TENANT'
+  | 'USER';
+
+export type RecipeSummary = {
+  readonly __typename?: 'RecipeSummary';
+  readonly description: Scalars['String']['output'];
+  readonly engine: Scalars['String']['output'];
+  readonly locked: Scalars['Boolean']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly source: RecipeSource;
+  readonly tags: ReadonlyArray<Scalars['String']['output']>;
+};
+
+export type ResolvedModel = {
+  readonly __typename?: 'ResolvedModel';
+  /** The alias chain followed (seed 004 §11a). */
+  readonly chain: ReadonlyArray<Scalars['String']['output']>;
+  readonly model: Scalars['String']['output'];
+  readonly provider: Scalars['String']['output'];
+  /** small or large. */
+  readonly tier: Scalars['String']['output'];
+};
+
+/** What a spawn would run with (seed 004 §4–§11a). */
+export type ResolvedRecipe = {
+  readonly __typename?: 'ResolvedRecipe';
+  readonly allowedSkills?: Maybe<ReadonlyArray<Scalars['String']['output']>>;
+  readonly dataRelayCorrection?: Maybe<Scalars['String']['output']>;
+  readonly defaultActiveSkills: ReadonlyArray<Scalars['String']['output']>;
+  readonly droppedCallerKeys: ReadonlyArray<Scalars['String']['output']>;
+  readonly engine: Scalars['String']['output'];
+  readonly guards: Scalars['JSON']['output'];
+  readonly ignoredEngine?: Maybe<Scalars['String']['output']>;
+  /** RECIPE or ENGINE_DIRECT. */
+  readonly kind: Scalars['String']['output'];
+  readonly locked: Scalars['Boolean']['output'];
+  readonly model?: Maybe<ResolvedModel>;
+  readonly overriddenKeys: ReadonlyArray<Scalars['String']['output']>;
+  readonly params: Scalars['JSON']['output'];
+  readonly profile: ProfileSelection;
+  readonly profileAppendTemplate?: Maybe<Scalars['String']['output']>;
+  readonly promptMode: Scalars['String']['output'];
+  /** The recipe promptPrefix, unrendered. */
+  readonly promptTemplate?: Maybe<Scalars['String']['output']>;
+  readonly recipe?: Maybe<ResolvedRecipeRef>;
+  readonly sampling: Scalars['JSON']['output'];
+  readonly systemPromptPreview?: Maybe<Scalars['String']['output']>;
+  readonly tools: ToolPool;
+  readonly warnings: ReadonlyArray<Diagnostic>;
+};
+
+export type ResolvedRecipeRef = {
+  readonly __typename?: 'ResolvedRecipeRef';
+  readonly name: Scalars['String']['output'];
+  /** How spawn defaulting (seed 004 §9) arrived at it. */
+  readonly reason: Scalars['String']['output'];
+  readonly shadowed: ReadonlyArray<Layer>;
+  readonly source: Layer;
+  readonly version: Scalars['Int']['output'];
+};
+
 /** A setting as seen from a project: project → tenant → environment, first hit wins. */
 export type Setting = {
-  __typename?: 'Setting';
-  hasValue: Scalars['Boolean']['output'];
-  key: Scalars['String']['output'];
-  secret: Scalars['Boolean']['output'];
+  readonly __typename?: 'Setting';
+  readonly hasValue: Scalars['Boolean']['output'];
+  readonly key: Scalars['String']['output'];
+  readonly secret: Scalars['Boolean']['output'];
   /** The layer the effective value came from; null when unset. */
-  source?: Maybe<SettingSource>;
-  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+  readonly source?: Maybe<SettingSource>;
+  readonly updatedAt?: Maybe<Scalars['DateTime']['output']>;
   /** Null for secrets (write-only) and for unset keys. */
-  value?: Maybe<Scalars['String']['output']>;
+  readonly value?: Maybe<Scalars['String']['output']>;
 };
 
 export type SettingSource =
@@ -314,13 +536,115 @@ export type Severity =
   | 'ERROR'
   | 'WARNING';
 
+/** A skill as the cascade resolved it, with where it came from and what the validator says. */
+export type Skill = {
+  readonly __typename?: 'Skill';
+  readonly action?: Maybe<Scalars['String']['output']>;
+  readonly activate: ReadonlyArray<Scalars['String']['output']>;
+  readonly arguments: ReadonlyArray<SkillArgument>;
+  readonly argumentsMode: SkillArgumentsMode;
+  /** The Markdown body (promptExtension), unrendered. */
+  readonly body?: Maybe<Scalars['String']['output']>;
+  readonly deactivate: ReadonlyArray<Scalars['String']['output']>;
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+  readonly documentVersion: Scalars['Int']['output'];
+  /** sticky or shot. */
+  readonly lifecycle?: Maybe<Scalars['String']['output']>;
+  readonly manualPaths: ReadonlyArray<Scalars['String']['output']>;
+  readonly modelInvocable: Scalars['Boolean']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly path: Scalars['String']['output'];
+  readonly referenceDocs: ReadonlyArray<SkillReferenceDoc>;
+  readonly run?: Maybe<SkillRun>;
+  readonly scripts: ReadonlyArray<SkillScript>;
+  readonly shadowed: ReadonlyArray<Layer>;
+  readonly source: Layer;
+  readonly status: SkillStatus;
+  readonly tags: ReadonlyArray<Scalars['String']['output']>;
+  readonly title?: Maybe<Scalars['String']['output']>;
+  readonly tools: ReadonlyArray<Scalars['String']['output']>;
+  readonly triggers: ReadonlyArray<SkillTrigger>;
+  readonly userInvocable: Scalars['Boolean']['output'];
+  readonly version?: Maybe<Scalars['String']['output']>;
+};
+
+export type SkillArgument = {
+  readonly __typename?: 'SkillArgument';
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  readonly required: Scalars['Boolean']['output'];
+  readonly type: Scalars['String']['output'];
+};
+
+export type SkillArgumentsMode =
+  /** A typed list, bound positionally. */
+  | 'NAMED'
+  /** The rest of a /skill line becomes a user message. */
+  | 'NONE'
+  /** `arguments: true`: args.text and args.words. */
+  | 'RAW';
+
+export type SkillReferenceDoc = {
+  readonly __typename?: 'SkillReferenceDoc';
+  readonly file: Scalars['String']['output'];
+  /** INLINE or ON_DEMAND. */
+  readonly loadMode: Scalars['String']['output'];
+  /** False when the file is missing from the SKILL.md's layer. */
+  readonly present: Scalars['Boolean']['output'];
+  readonly summary?: Maybe<Scalars['String']['output']>;
+  readonly title: Scalars['String']['output'];
+};
+
+export type SkillRun = {
+  readonly __typename?: 'SkillRun';
+  readonly inherit?: Maybe<Scalars['String']['output']>;
+  readonly recipe?: Maybe<Scalars['String']['output']>;
+  /** inline or spawn. */
+  readonly target: Scalars['String']['output'];
+};
+
+export type SkillScript = {
+  readonly __typename?: 'SkillScript';
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly file: Scalars['String']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly params?: Maybe<ReadonlyArray<SkillArgument>>;
+  readonly target: Scalars['String']['output'];
+};
+
+export type SkillStatus =
+  /** Usable: valid and enabled. */
+  | 'AVAILABLE'
+  /** `enabled: false`; hides outer copies. */
+  | 'DISABLED'
+  /** The SKILL.md does not validate; see diagnostics. Hides outer copies. */
+  | 'INVALID';
+
+/** Which invocation surface a listing serves (seed 002). */
+export type SkillSurface =
+  | 'ALL'
+  /** Skills the model may invoke (usable, not `disable-model-invocation`). */
+  | 'MODEL'
+  /** Skills a person may invoke with /skill (usable, `user-invocable`). */
+  | 'USER';
+
+export type SkillTrigger = {
+  readonly __typename?: 'SkillTrigger';
+  readonly keywords?: Maybe<ReadonlyArray<Scalars['String']['output']>>;
+  readonly minMatch?: Maybe<Scalars['Int']['output']>;
+  readonly pattern?: Maybe<Scalars['String']['output']>;
+  /** PATTERN or KEYWORDS. */
+  readonly type: Scalars['String']['output'];
+};
+
 export type Subscription = {
-  __typename?: 'Subscription';
+  readonly __typename?: 'Subscription';
   /**
    * Every write or delete that can change what the caller sees in `project`: its PROJECT layer,
    * the tenant's VANCE layer and the caller's own USER layer. Without `project`: VANCE and USER.
    */
-  documentChanged: DocumentChangedEvent;
+  readonly documentChanged: DocumentChangedEvent;
 };
 
 
@@ -329,19 +653,30 @@ export type SubscriptionDocumentChangedArgs = {
 };
 
 export type Tenant = {
-  __typename?: 'Tenant';
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  name: Scalars['String']['output'];
+  readonly __typename?: 'Tenant';
+  readonly createdAt: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly name: Scalars['String']['output'];
+};
+
+export type ToolPool = {
+  readonly __typename?: 'ToolPool';
+  readonly allowed: ReadonlyArray<Scalars['String']['output']>;
+  readonly deferred: ReadonlyArray<Scalars['String']['output']>;
+  readonly deferredByBudget: ReadonlyArray<Scalars['String']['output']>;
+  readonly primary: ReadonlyArray<Scalars['String']['output']>;
+  readonly removed: ReadonlyArray<Scalars['String']['output']>;
+  readonly unresolved: ReadonlyArray<Scalars['String']['output']>;
+  readonly unrestricted: Scalars['Boolean']['output'];
 };
 
 export type User = {
-  __typename?: 'User';
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  login: Scalars['String']['output'];
-  role: UserRole;
-  tenant: Tenant;
+  readonly __typename?: 'User';
+  readonly createdAt: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly login: Scalars['String']['output'];
+  readonly role: UserRole;
+  readonly tenant: Tenant;
 };
 
 export type UserRole =
@@ -435,19 +770,43 @@ export type ResolversTypes = {
   EffectiveDocument: ResolverTypeWrapper<EffectiveDocumentModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Layer: Layer;
+  ListedRecipe: ResolverTypeWrapper<ListedRecipeEntity>;
+  ListedRecipes: ResolverTypeWrapper<ListedRecipesEntity>;
+  Manual: ResolverTypeWrapper<ManualEntity>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ProfileSelection: ResolverTypeWrapper<ProfileSelection>;
   Project: ResolverTypeWrapper<ProjectModel>;
   ProjectKind: ProjectKind;
   ProjectMembership: ResolverTypeWrapper<MembershipModel>;
   ProjectRole: ProjectRole;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Recipe: ResolverTypeWrapper<RecipeListing>;
+  RecipeCategory: ResolverTypeWrapper<RecipeCategoryEntity>;
+  RecipeList: ResolverTypeWrapper<RecipeListEntity>;
+  RecipeProfile: ResolverTypeWrapper<RecipeProfileEntity>;
+  RecipeSource: RecipeSource;
+  RecipeSummary: ResolverTypeWrapper<RecipeListEntry>;
+  ResolvedModel: ResolverTypeWrapper<ResolvedModelInfo>;
+  ResolvedRecipe: ResolverTypeWrapper<RecipeResolution>;
+  ResolvedRecipeRef: ResolverTypeWrapper<ResolvedRecipeRefEntity>;
   Setting: ResolverTypeWrapper<SettingView>;
   SettingSource: SettingSource;
   Severity: Severity;
+  Skill: ResolverTypeWrapper<ResolvedSkill>;
+  SkillArgument: ResolverTypeWrapper<SkillArgumentEntity>;
+  SkillArgumentsMode: SkillArgumentsMode;
+  SkillReferenceDoc: ResolverTypeWrapper<LoadedReferenceDoc>;
+  SkillRun: ResolverTypeWrapper<SkillRunEntity>;
+  SkillScript: ResolverTypeWrapper<SkillScriptEntity>;
+  SkillStatus: SkillStatus;
+  SkillSurface: SkillSurface;
+  SkillTrigger: ResolverTypeWrapper<SkillTriggerEntity>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
+  ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
   User: ResolverTypeWrapper<UserEntity>;
   UserRole: UserRole;
 };
@@ -464,14 +823,34 @@ export type ResolversParentTypes = {
   EffectiveDocument: EffectiveDocumentModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  JSON: Scalars['JSON']['output'];
+  ListedRecipe: ListedRecipeEntity;
+  ListedRecipes: ListedRecipesEntity;
+  Manual: ManualEntity;
   Mutation: Record<PropertyKey, never>;
+  ProfileSelection: ProfileSelection;
   Project: ProjectModel;
   ProjectMembership: MembershipModel;
   Query: Record<PropertyKey, never>;
+  Recipe: RecipeListing;
+  RecipeCategory: RecipeCategoryEntity;
+  RecipeList: RecipeListEntity;
+  RecipeProfile: RecipeProfileEntity;
+  RecipeSummary: RecipeListEntry;
+  ResolvedModel: ResolvedModelInfo;
+  ResolvedRecipe: RecipeResolution;
+  ResolvedRecipeRef: ResolvedRecipeRefEntity;
   Setting: SettingView;
+  Skill: ResolvedSkill;
+  SkillArgument: SkillArgumentEntity;
+  SkillReferenceDoc: LoadedReferenceDoc;
+  SkillRun: SkillRunEntity;
+  SkillScript: SkillScriptEntity;
+  SkillTrigger: SkillTriggerEntity;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Tenant: TenantEntity;
+  ToolPool: ToolPoolEntity;
   User: UserEntity;
 };
 
@@ -495,7 +874,7 @@ export type DiagnosticResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type DocumentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Document'] = ResolversParentTypes['Document']> = {
   content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  diagnostics?: Resolver<Array<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
+  diagnostics?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
   layer?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -525,7 +904,32 @@ export type DocumentRevisionResolvers<ContextType = GraphQLContext, ParentType e
 
 export type EffectiveDocumentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EffectiveDocument'] = ResolversParentTypes['EffectiveDocument']> = {
   document?: Resolver<ResolversTypes['Document'], ParentType, ContextType>;
-  shadowed?: Resolver<Array<ResolversTypes['Layer']>, ParentType, ContextType>;
+  shadowed?: Resolver<ReadonlyArray<ResolversTypes['Layer']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+};
+
+export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
+  name: 'JSON';
+}
+
+export type ListedRecipeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListedRecipe'] = ResolversParentTypes['ListedRecipe']> = {
+  category?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ListedRecipesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListedRecipes'] = ResolversParentTypes['ListedRecipes']> = {
+  categories?: Resolver<ReadonlyArray<ResolversTypes['RecipeCategory']>, ParentType, ContextType>;
+  recipes?: Resolver<ReadonlyArray<ResolversTypes['ListedRecipe']>, ParentType, ContextType>;
+  warnings?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
+};
+
+export type ManualResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Manual'] = ResolversParentTypes['Manual']> = {
+  content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  folder?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
 };
 
@@ -538,6 +942,12 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'layer' | 'path'>>;
   putDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationPutDocumentArgs, 'content' | 'layer' | 'path'>>;
   putSetting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<MutationPutSettingArgs, 'key'>>;
+};
+
+export type ProfileSelectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProfileSelection'] = ResolversParentTypes['ProfileSelection']> = {
+  block?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  match?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  profile?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type ProjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Project'] = ResolversParentTypes['Project']> = {
@@ -556,16 +966,122 @@ export type ProjectMembershipResolvers<ContextType = GraphQLContext, ParentType 
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   document?: Resolver<Maybe<ResolversTypes['Document']>, ParentType, ContextType, RequireFields<QueryDocumentArgs, 'layer' | 'path'>>;
-  documentHistory?: Resolver<Array<ResolversTypes['DocumentRevision']>, ParentType, ContextType, RequireFields<QueryDocumentHistoryArgs, 'layer' | 'path'>>;
-  documents?: Resolver<Array<ResolversTypes['Document']>, ParentType, ContextType, RequireFields<QueryDocumentsArgs, 'layer' | 'prefix'>>;
+  documentHistory?: Resolver<ReadonlyArray<ResolversTypes['DocumentRevision']>, ParentType, ContextType, RequireFields<QueryDocumentHistoryArgs, 'layer' | 'path'>>;
+  documents?: Resolver<ReadonlyArray<ResolversTypes['Document']>, ParentType, ContextType, RequireFields<QueryDocumentsArgs, 'layer' | 'prefix'>>;
   effectiveDocument?: Resolver<Maybe<ResolversTypes['EffectiveDocument']>, ParentType, ContextType, RequireFields<QueryEffectiveDocumentArgs, 'path'>>;
-  effectiveDocuments?: Resolver<Array<ResolversTypes['EffectiveDocument']>, ParentType, ContextType, RequireFields<QueryEffectiveDocumentsArgs, 'prefix'>>;
+  effectiveDocuments?: Resolver<ReadonlyArray<ResolversTypes['EffectiveDocument']>, ParentType, ContextType, RequireFields<QueryEffectiveDocumentsArgs, 'prefix'>>;
+  listedRecipes?: Resolver<ResolversTypes['ListedRecipes'], ParentType, ContextType, Partial<QueryListedRecipesArgs>>;
+  manuals?: Resolver<ReadonlyArray<ResolversTypes['Manual']>, ParentType, ContextType, Partial<QueryManualsArgs>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
-  projects?: Resolver<Array<ResolversTypes['Project']>, ParentType, ContextType>;
+  projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
+  recipe?: Resolver<Maybe<ResolversTypes['Recipe']>, ParentType, ContextType, RequireFields<QueryRecipeArgs, 'name'>>;
+  recipes?: Resolver<ResolversTypes['RecipeList'], ParentType, ContextType, Partial<QueryRecipesArgs>>;
+  resolveRecipe?: Resolver<ResolversTypes['ResolvedRecipe'], ParentType, ContextType, Partial<QueryResolveRecipeArgs>>;
   setting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<QuerySettingArgs, 'key'>>;
-  settings?: Resolver<Array<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
-  tenants?: Resolver<Array<ResolversTypes['Tenant']>, ParentType, ContextType>;
-  validateDocument?: Resolver<Array<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
+  settings?: Resolver<ReadonlyArray<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
+  skill?: Resolver<Maybe<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillArgs, 'name'>>;
+  skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
+  tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
+  validateDocument?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
+};
+
+export type RecipeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Recipe'] = ResolversParentTypes['Recipe']> = {
+  allowedSkills?: Resolver<Maybe<ReadonlyArray<ResolversTypes['String']>>, ParentType, ContextType>;
+  allowedToolsAdd?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  allowedToolsDropFirst?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  allowedToolsKeep?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  allowedToolsRemove?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  category?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dataRelayCorrection?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  defaultActiveSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  diagnostics?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
+  engine?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  guards?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  internal?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  listed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  params?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  profiles?: Resolver<ReadonlyArray<ResolversTypes['RecipeProfile']>, ParentType, ContextType>;
+  projectKind?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  promptMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  promptPrefix?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  protected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  shadowed?: Resolver<ReadonlyArray<ResolversTypes['Layer']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+  tags?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  tenants?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  valid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  web?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type RecipeCategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecipeCategory'] = ResolversParentTypes['RecipeCategory']> = {
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type RecipeListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecipeList'] = ResolversParentTypes['RecipeList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  recipes?: Resolver<ReadonlyArray<ResolversTypes['RecipeSummary']>, ParentType, ContextType>;
+};
+
+export type RecipeProfileResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecipeProfile'] = ResolversParentTypes['RecipeProfile']> = {
+  allowedToolsAdd?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  allowedToolsRemove?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  params?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  promptPrefixAppend?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RecipeSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecipeSummary'] = ResolversParentTypes['RecipeSummary']> = {
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['RecipeSource'], ParentType, ContextType>;
+  tags?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ResolvedModelResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResolvedModel'] = ResolversParentTypes['ResolvedModel']> = {
+  chain?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ResolvedRecipeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResolvedRecipe'] = ResolversParentTypes['ResolvedRecipe']> = {
+  allowedSkills?: Resolver<Maybe<ReadonlyArray<ResolversTypes['String']>>, ParentType, ContextType>;
+  dataRelayCorrection?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  defaultActiveSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  droppedCallerKeys?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  guards?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  ignoredEngine?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  model?: Resolver<Maybe<ResolversTypes['ResolvedModel']>, ParentType, ContextType>;
+  overriddenKeys?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  params?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  profile?: Resolver<ResolversTypes['ProfileSelection'], ParentType, ContextType>;
+  profileAppendTemplate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  promptMode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  promptTemplate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  recipe?: Resolver<Maybe<ResolversTypes['ResolvedRecipeRef']>, ParentType, ContextType>;
+  sampling?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  systemPromptPreview?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tools?: Resolver<ResolversTypes['ToolPool'], ParentType, ContextType>;
+  warnings?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
+};
+
+export type ResolvedRecipeRefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResolvedRecipeRef'] = ResolversParentTypes['ResolvedRecipeRef']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  shadowed?: Resolver<ReadonlyArray<ResolversTypes['Layer']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type SettingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Setting'] = ResolversParentTypes['Setting']> = {
@@ -577,6 +1093,71 @@ export type SettingResolvers<ContextType = GraphQLContext, ParentType extends Re
   value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type SkillResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Skill'] = ResolversParentTypes['Skill']> = {
+  action?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  activate?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  arguments?: Resolver<ReadonlyArray<ResolversTypes['SkillArgument']>, ParentType, ContextType>;
+  argumentsMode?: Resolver<ResolversTypes['SkillArgumentsMode'], ParentType, ContextType>;
+  body?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  deactivate?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  diagnostics?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType>;
+  documentVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lifecycle?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  manualPaths?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  modelInvocable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  referenceDocs?: Resolver<ReadonlyArray<ResolversTypes['SkillReferenceDoc']>, ParentType, ContextType>;
+  run?: Resolver<Maybe<ResolversTypes['SkillRun']>, ParentType, ContextType>;
+  scripts?: Resolver<ReadonlyArray<ResolversTypes['SkillScript']>, ParentType, ContextType>;
+  shadowed?: Resolver<ReadonlyArray<ResolversTypes['Layer']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['SkillStatus'], ParentType, ContextType>;
+  tags?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  triggers?: Resolver<ReadonlyArray<ResolversTypes['SkillTrigger']>, ParentType, ContextType>;
+  userInvocable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  version?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SkillArgumentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillArgument'] = ResolversParentTypes['SkillArgument']> = {
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SkillReferenceDocResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillReferenceDoc'] = ResolversParentTypes['SkillReferenceDoc']> = {
+  file?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  loadMode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  present?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SkillRunResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillRun'] = ResolversParentTypes['SkillRun']> = {
+  inherit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  recipe?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SkillScriptResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillScript'] = ResolversParentTypes['SkillScript']> = {
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  file?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  params?: Resolver<Maybe<ReadonlyArray<ResolversTypes['SkillArgument']>>, ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SkillTriggerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillTrigger'] = ResolversParentTypes['SkillTrigger']> = {
+  keywords?: Resolver<Maybe<ReadonlyArray<ResolversTypes['String']>>, ParentType, ContextType>;
+  minMatch?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  pattern?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   documentChanged?: SubscriptionResolver<ResolversTypes['DocumentChangedEvent'], "documentChanged", ParentType, ContextType, Partial<SubscriptionDocumentChangedArgs>>;
 };
@@ -585,6 +1166,16 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ToolPoolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ToolPool'] = ResolversParentTypes['ToolPool']> = {
+  allowed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  deferred?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  deferredByBudget?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  primary?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  removed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  unresolved?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  unrestricted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
@@ -603,13 +1194,33 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DocumentChangedEvent?: DocumentChangedEventResolvers<ContextType>;
   DocumentRevision?: DocumentRevisionResolvers<ContextType>;
   EffectiveDocument?: EffectiveDocumentResolvers<ContextType>;
+  JSON?: GraphQLScalarType;
+  ListedRecipe?: ListedRecipeResolvers<ContextType>;
+  ListedRecipes?: ListedRecipesResolvers<ContextType>;
+  Manual?: ManualResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  ProfileSelection?: ProfileSelectionResolvers<ContextType>;
   Project?: ProjectResolvers<ContextType>;
   ProjectMembership?: ProjectMembershipResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Recipe?: RecipeResolvers<ContextType>;
+  RecipeCategory?: RecipeCategoryResolvers<ContextType>;
+  RecipeList?: RecipeListResolvers<ContextType>;
+  RecipeProfile?: RecipeProfileResolvers<ContextType>;
+  RecipeSummary?: RecipeSummaryResolvers<ContextType>;
+  ResolvedModel?: ResolvedModelResolvers<ContextType>;
+  ResolvedRecipe?: ResolvedRecipeResolvers<ContextType>;
+  ResolvedRecipeRef?: ResolvedRecipeRefResolvers<ContextType>;
   Setting?: SettingResolvers<ContextType>;
+  Skill?: SkillResolvers<ContextType>;
+  SkillArgument?: SkillArgumentResolvers<ContextType>;
+  SkillReferenceDoc?: SkillReferenceDocResolvers<ContextType>;
+  SkillRun?: SkillRunResolvers<ContextType>;
+  SkillScript?: SkillScriptResolvers<ContextType>;
+  SkillTrigger?: SkillTriggerResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
+  ToolPool?: ToolPoolResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };
 

@@ -1,4 +1,5 @@
 import { normalizeDocumentPath } from '../../domain/cascade/document-path';
+import { InvalidInputError } from '../../domain/errors';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { documentModel, effectiveModel } from '../document-model';
 import { projectModels } from './project-models';
@@ -35,4 +36,19 @@ export const Query: QueryResolvers = {
     await ctx.principal();
     return ctx.services.validator.validate(normalizeDocumentPath(path), content);
   },
+  skills: async (_p, { project, surface }, ctx) => ctx.services.skillCatalog.list(await ctx.principal(), project, surface ?? 'ALL'),
+  skill: async (_p, { name, project }, ctx) => ctx.services.skillCatalog.get(await ctx.principal(), name, project),
+  recipes: async (_p, { project }, ctx) => ctx.services.recipeCatalog.list(await ctx.principal(), project),
+  recipe: async (_p, { name, project }, ctx) => ctx.services.recipeCatalog.get(await ctx.principal(), name, project),
+  listedRecipes: async (_p, { project }, ctx) => ctx.services.recipeCatalog.listed(await ctx.principal(), project),
+  resolveRecipe: async (_p, { name, engine, project, params, profile }, ctx) =>
+    ctx.services.recipeCatalog.resolve(await ctx.principal(), { name, engine, project, params: jsonObject(params, 'params'), profile }),
+  manuals: async (_p, { project, paths }, ctx) => ctx.services.recipeCatalog.manuals(await ctx.principal(), project, paths),
 };
+
+/** A JSON argument that must be an object (or absent). */
+function jsonObject(value: unknown, field: string): Record<string, unknown> | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new InvalidInputError('INVALID_JSON_OBJECT', `'${field}' must be a JSON object`, field);
+  return value as Record<string, unknown>;
+}

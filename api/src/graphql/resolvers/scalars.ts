@@ -1,4 +1,4 @@
-import { GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 /** ISO-8601 date-times; accepts Date or ISO strings from resolvers. */
 export const DateTime = new GraphQLScalarType({
@@ -18,3 +18,36 @@ export const DateTime = new GraphQLScalarType({
     return new Date(ast.value);
   },
 });
+
+/**
+ * Arbitrary JSON values (recipe params, locale maps). Literals are converted without evaluating
+ * anything; depth is bounded so a hostile literal cannot exhaust the stack.
+ */
+export const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => literalValue(ast, variables ?? undefined, 0),
+});
+
+function literalValue(ast: ValueNode, variables: Record<string, unknown> | undefined, depth: number): unknown {
+  if (depth > 32) throw new TypeError('JSON literal nested too deeply');
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map((v) => literalValue(v, variables, depth + 1));
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literalValue(f.value, variables, depth + 1)]));
+    case Kind.VARIABLE:
+      return variables?.[ast.name.value];
+    default:
+      throw new TypeError(`Unsupported JSON literal ${ast.kind}`);
+  }
+}
