@@ -1,0 +1,43 @@
+/**
+ * `vance` — the command line for skill and recipe authors.
+ *   vance lint [--json] <dir>…   load every SKILL.md and recipe under the folders and print the
+ *                                diagnostics as `file:line:col severity message`; exit 1 on errors.
+ */
+import { DocumentValidator } from '../domain/documents/document-validator';
+import { recipeDocumentKind } from '../domain/recipes';
+import { skillDocumentKind } from '../domain/skills';
+import { NunjucksTemplateEngine } from '../templates';
+import { formatJson, formatText, lint } from './lint';
+
+const USAGE = 'usage: vance lint [--json] <dir>…';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'lint') {
+    console.error(command === undefined || command === '--help' || command === '-h' ? USAGE : `unknown command '${command}'\n${USAGE}`);
+    return command === '--help' || command === '-h' ? 0 : 2;
+  }
+  const json = rest.includes('--json');
+  const unknown = rest.filter((a) => a.startsWith('-') && a !== '--json');
+  const roots = rest.filter((a) => !a.startsWith('-'));
+  if (unknown.length > 0 || roots.length === 0) {
+    console.error(unknown.length > 0 ? `unknown option ${unknown.join(' ')}\n${USAGE}` : USAGE);
+    return 2;
+  }
+  // Only syntax checks happen here (no rendering), so the in-process engine is enough.
+  const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
+  const validator = new DocumentValidator([skillDocumentKind(templates), recipeDocumentKind(templates)]);
+  const report = await lint(roots, validator);
+  console.log(json ? formatJson(report) : formatText(report));
+  return report.errors > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 2;
+  },
+);
