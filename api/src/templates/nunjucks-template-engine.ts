@@ -1,0 +1,123 @@
+/**
+ * The TemplateEngine adapter (port: domain/templates/template-engine.ts): nunjucks with the Pebble
+ * additions of DESIGN §10, behind the security boundary of DESIGN §6.
+ *
+ * - check(): compiles in-process WITHOUT running anything (nunjucks' compiler only emits code);
+ *   problems carry 1-based positions relative to the source. Cached by source hash.
+ * - render(): copies the context into plain data (template-data.ts), then renders in the sandbox —
+ *   by default inside a warm isolate (sandbox/isolated-template-renderer.ts) with the same
+ *   in-process hardening injected as defence in depth; `sandbox: 'in-process'` renders with the
+ *   hardened Node copy only. The measured trade-off is in docs/templates.md.
+ * - referencedVariables(): free variables of the parsed template. Cached by source hash.
+ */
+import { createHash } from 'node:crypto';
+import { TemplateRenderError } from '../domain/templates/errors';
+import type { TemplateEngine, TemplateProblem } from '../domain/templates/template-engine';
+import { IsolatedTemplateRenderer } from '../sandbox/isolated-template-renderer';
+import { InProcessTemplateRenderer, NODE_NUNJUCKS } from './in-process-renderer';
+import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from './limits';
+import { LruCache } from './lru-cache';
+import { freeVariables } from './referenced-variables';
+import type { RenderCoreConfig, RenderOutcome } from './render-core';
+import type { TemplateRenderer } from './renderer';
+import { toTemplateData } from './template-data';
+import { endOf, innermostOpenConstruct } from './unclosed-tags';
+
+export type TemplateSandbox = 'isolate' | 'in-process';
+
+export interface NunjucksTemplateEngineOptions {
+  /** Where templates render; default 'isolate' (docs/templates.md). */
+  readonly sandbox?: TemplateSandbox;
+  /** Overrides of DEFAULT_TEMPLATE_LIMITS. */
+  readonly limits?: Partial<TemplateLimits>;
+  /** Named templates that `include` / `import` / `extends` may reach; no other name loads. */
+  readonly templates?: Readonly<Record<string, string>>;
+  /** Compiled templates kept (LRU by source hash), and check/variable results; default 500. */
+  readonly cacheSize?: number;
+}
+
+/** Globals the environment defines (environment.ts); calling them is not reading a variable. */
+const ENGINE_GLOBALS: ReadonlySet<string> = new Set(['range']);
+
+export class NunjucksTemplateEngine implements TemplateEngine {
+  readonly limits: TemplateLimits;
+  readonly sandbox: TemplateSandbox;
+  private readonly checker: InProcessTemplateRenderer;
+  private readonly renderer: TemplateRenderer;
+  private readonly checks: LruCache<string, readonly TemplateProblem[]>;
+  private readonly variables: LruCache<string, ReadonlySet<string>>;
+
+  constructor(options: NunjucksTemplateEngineOptions = {}) {
+    this.limits = Object.freeze({ ...DEFAULT_TEMPLATE_LIMITS, ...options.limits });
+    this.sandbox = options.sandbox ?? 'isolate';
+    const cacheSize = options.cacheSize ?? 500;
+    const config: RenderCoreConfig = { limits: renderLimitsOf(this.limits), templates: { ...options.templates }, cacheSize };
+    this.checker = new InProcessTemplateRenderer(config);
+    this.renderer = this.sandbox === 'in-process' ? this.checker : new IsolatedTemplateRenderer(config, this.limits);
+    this.checks = new LruCache(cacheSize);
+    this.variables = new LruCache(cacheSize);
+  }
+
+  check(source: string): TemplateProblem[] {
+    if (source.length > this.limits.maxSourceLength) return [{ message: this.tooLong(), line: 1, column: 1 }];
+    const key = hashOf(source);
+    let problems = this.checks.get(key);
+    if (!problems) {
+      const failure = this.checker.check(source);
+      problems = failure ? [this.locate(failure, source)] : [];
+      this.checks.set(key, problems);
+    }
+    return problems.map((p) => ({ ...p }));
+  }
+
+  async render(source: string, context: Readonly<Record<string, unknown>>): Promise<string> {
+    if (source.length > this.limits.maxSourceLength) throw new TemplateRenderError('RUNTIME', this.tooLong(), { line: 1, column: 1 });
+    const data = toTemplateData(context, this.limits);
+    const outcome = this.renderer.render(hashOf(source), source, data);
+    if (outcome.ok) return outcome.output;
+    const { message, line, column } = outcome.reason === 'SYNTAX' ? this.locate(outcome, source) : outcome;
+    throw new TemplateRenderError(outcome.reason, message, { ...(line ? { line } : {}), ...(column ? { column } : {}) });
+  }
+
+  referencedVariables(source: string): ReadonlySet<string> {
+    const key = hashOf(source);
+    let names = this.variables.get(key);
+    if (!names) {
+      try {
+        names = freeVariables(NODE_NUNJUCKS.parser.parse(source, [], {}), ENGINE_GLOBALS);
+      } catch {
+        names = new Set(); // unparseable: check() reports it; nothing is referenced
+      }
+      this.variables.set(key, names);
+    }
+    return names;
+  }
+
+  /** Starts the isolate now instead of on the first render. */
+  warmUp(): void {
+    if (this.renderer instanceof IsolatedTemplateRenderer) this.renderer.warmUp();
+  }
+
+  /** Frees the isolate (a later render starts a new one). */
+  dispose(): void {
+    this.renderer.dispose();
+  }
+
+  /** Points "end of file" and mismatched-end errors at the construct left open (seed 004 §5.4). */
+  private locate(failure: Extract<RenderOutcome, { ok: false }>, source: string): TemplateProblem {
+    const mismatchedEnd = /^unknown block tag: end/.test(failure.message);
+    if (failure.line !== undefined && !mismatchedEnd) return { message: failure.message, line: failure.line, column: failure.column ?? 1 };
+    const open = innermostOpenConstruct(NODE_NUNJUCKS, source);
+    if (open) return { message: `${open.what} is not closed (${failure.message})`, line: open.line, column: open.column };
+    if (failure.line !== undefined) return { message: failure.message, line: failure.line, column: failure.column ?? 1 };
+    return { message: failure.message, ...endOf(source) };
+  }
+
+  private tooLong(): string {
+    return `the template is longer than ${this.limits.maxSourceLength} characters`;
+  }
+}
+
+function hashOf(source: string): string {
+  return createHash('sha256').update(source).digest('base64url');
+}

@@ -1,0 +1,95 @@
+/**
+ * The render context as DATA (DESIGN §6): a detached, JSON-compatible copy made before anything
+ * renders, so a template never reaches a host object — no getter is invoked (accessors are skipped,
+ * only own data properties are read), no method, no prototype, no proxy. Values become:
+ * strings, finite numbers, booleans and null as they are; bigint → its decimal text; Date → ISO
+ * text; Map (string keys) → object; Set and arrays → arrays; other objects → their own enumerable
+ * data properties; functions, symbols, undefined, typed arrays, non-finite numbers → dropped (null
+ * inside arrays, as JSON does). Cycles, and more depth, values or characters than the caps allow,
+ * are refused with a RUNTIME TemplateRenderError rather than crashed on.
+ */
+import { types } from 'node:util';
+import { TemplateRenderError } from '../domain/templates/errors';
+import type { TemplateLimits } from './limits';
+
+type Caps = Pick<TemplateLimits, 'maxContextDepth' | 'maxContextNodes' | 'maxContextChars'>;
+type Data = string | number | boolean | null | Data[] | { [key: string]: Data };
+
+const DROP = Symbol('drop');
+
+export function toTemplateData(context: Readonly<Record<string, unknown>>, caps: Caps): Record<string, unknown> {
+  let nodes = 0;
+  let chars = 0;
+  const path = new Set<object>();
+  const refuse = (why: string): never => {
+    throw new TemplateRenderError('RUNTIME', `the render context ${why}`);
+  };
+
+  const copyObject = (entries: Iterable<[string, unknown]>, depth: number): { [key: string]: Data } => {
+    const out: { [key: string]: Data } = {};
+    for (const [key, value] of entries) {
+      if (key === '__proto__') continue;
+      const copied = copy(value, depth + 1);
+      if (copied !== DROP) out[key] = copied;
+    }
+    return out;
+  };
+
+  const ownDataEntries = function* (obj: object): Iterable<[string, unknown]> {
+    for (const key of Object.keys(obj)) {
+      const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+      if (descriptor && 'value' in descriptor) yield [key, descriptor.value];
+    }
+  };
+
+  const copy = (value: unknown, depth: number): Data | typeof DROP => {
+    if (++nodes > caps.maxContextNodes) refuse(`has more than ${caps.maxContextNodes} values`);
+    switch (typeof value) {
+      case 'string':
+        chars += value.length;
+        if (chars > caps.maxContextChars) refuse(`holds more than ${caps.maxContextChars} characters`);
+        return value;
+      case 'number':
+        return Number.isFinite(value) ? value : DROP;
+      case 'boolean':
+        return value;
+      case 'bigint':
+        return value.toString();
+      case 'object':
+        break;
+      default:
+        return DROP;
+    }
+    if (value === null) return null;
+    if (depth > caps.maxContextDepth) refuse(`is nested deeper than ${caps.maxContextDepth} levels`);
+    if (types.isProxy(value) || ArrayBuffer.isView(value) || types.isAnyArrayBuffer(value)) return DROP;
+    if (types.isDate(value)) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+    if (path.has(value)) refuse('is circular');
+    path.add(value);
+    try {
+      if (Array.isArray(value) || types.isSet(value)) {
+        const items: Data[] = [];
+        for (const item of Array.isArray(value) ? Array.from({ length: value.length }, (_, i) => ownItem(value, i)) : value) {
+          const copied = copy(item, depth + 1);
+          items.push(copied === DROP ? null : copied);
+        }
+        return items;
+      }
+      if (types.isMap(value)) {
+        const entries: [string, unknown][] = [];
+        for (const [key, item] of value) if (typeof key === 'string') entries.push([key, item]);
+        return copyObject(entries, depth);
+      }
+      return copyObject(ownDataEntries(value), depth);
+    } finally {
+      path.delete(value);
+    }
+  };
+
+  return copyObject(ownDataEntries(context), 0);
+}
+
+function ownItem(array: readonly unknown[], index: number): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(array, index);
+  return descriptor && 'value' in descriptor ? descriptor.value : undefined;
+}
