@@ -42,12 +42,13 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     ? await PgEventBus.connect(database.connectionString, database.schema)
     : new InProcessEventBus();
   const resources = await loadResourceLayer(config.defaultsDir);
+  const templates = new NunjucksTemplateEngine();
   const services = createServices({
     identityStore: new TypeOrmIdentityStore(database.dataSource),
     documentStore: new TypeOrmDocumentStore(database.dataSource),
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
     defaultSettings: config.defaultSettings,
-    templates: new NunjucksTemplateEngine(),
+    templates,
     recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),
     bus,
     resources,
@@ -82,6 +83,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
         logger.debug('server drained');
         services.dispose();
         await bus.close();
+        templates.dispose();
         if (!options.database) await database.close();
         logger.info('stopped');
       })()),
