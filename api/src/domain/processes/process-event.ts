@@ -1,0 +1,26 @@
+/**
+ * What happens to a process, as subscribers of `processEvents` see it. Every activation, refusal and
+ * clear carries a one-sentence reason ("Explicit: /skill code-review.", "Mentioned: review, diff.").
+ */
+export type ProcessEvent =
+  | { readonly type: 'PROCESS_SPAWNED'; readonly name: string; readonly recipe: string | null; readonly engine: string }
+  | { readonly type: 'SKILL_ACTIVATED'; readonly skill: string; readonly oneShot: boolean; readonly fromRecipe: boolean; readonly args: string | null; readonly reason: string }
+  | { readonly type: 'SKILL_CLEARED'; readonly skill: string; readonly reason: string }
+  | { readonly type: 'SKILL_REFUSED'; readonly skill: string; readonly code: string; readonly reason: string }
+  | { readonly type: 'MESSAGE_QUEUED'; readonly messageId: string; readonly sender: string; readonly senderName: string; readonly preview: string }
+  | { readonly type: 'TURN_SCHEDULED'; readonly reason: string }
+  | { readonly type: 'CHILD_SPAWNED'; readonly childId: string; readonly childName: string; readonly skill: string }
+  | { readonly type: 'COMMAND_RAN'; readonly command: string; readonly verb: string; readonly detail: string }
+  | { readonly type: 'COMMAND_FAILED'; readonly command: string; readonly verb: string; readonly error: string };
+
+export type ProcessEventType = ProcessEvent['type'];
+
+/** On the bus: which process, when, what. */
+export interface ProcessEventEnvelope {
+  readonly tenantId: string;
+  readonly processId: string;
+  readonly at: string;
+  readonly event: ProcessEvent;
+}
+
+export const PROCESS_EVENTS_TOPIC = 'process_events';

@@ -1,0 +1,48 @@
+import type { ActiveSkillRef, MessageSender, PendingMessage, Process, ProcessStatus, RuntimeGuard, Session } from './process';
+
+export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status'>;
+
+/** The fields a lane mutation may change, atomically with a row lock on the process. */
+export interface ProcessPatch {
+  readonly activeSkills?: readonly ActiveSkillRef[];
+  readonly guards?: readonly RuntimeGuard[];
+  readonly status?: ProcessStatus;
+  readonly turnRequestedAt?: Date | null;
+}
+
+export interface NewPendingMessage {
+  readonly sender: MessageSender;
+  readonly senderName: string;
+  readonly content: string;
+}
+
+/**
+ * The port for sessions, processes and their inboxes. `update` runs `mutate` on the current row under
+ * a row lock (SELECT … FOR UPDATE) and writes its patch in the same transaction, so concurrent
+ * writers never lose an update; `mutate` must be pure and synchronous (no other store calls inside).
+ */
+export interface ProcessStore {
+  /** The caller's session of that name in the project, created if missing. */
+  openSession(tenantId: string, projectId: string, userId: string, name: string): Promise<Session>;
+  findSession(tenantId: string, sessionId: string): Promise<Session | null>;
+  listSessions(tenantId: string, projectId: string, userId: string | null): Promise<Session[]>;
+
+  /** NameTakenError('Process', name) when the session already has a process of that name. */
+  createProcess(process: NewProcess): Promise<Process>;
+  findProcess(tenantId: string, processId: string): Promise<Process | null>;
+  listProcesses(tenantId: string, projectId: string, sessionId: string | null): Promise<Process[]>;
+  /** Names in the session starting with `prefix` (to pick the next free `<skill>-<n>`). */
+  processNames(tenantId: string, sessionId: string, prefix: string): Promise<string[]>;
+  update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null): Promise<Process>;
+
+  appendPending(tenantId: string, processId: string, message: NewPendingMessage): Promise<PendingMessage>;
+  listPending(tenantId: string, processId: string): Promise<PendingMessage[]>;
+}
+
+/**
+ * Cross-instance serialisation of one process's lane (DESIGN §7): held while a lane job runs.
+ * PostgreSQL: an advisory lock; the embedded database serves one instance, so a no-op there.
+ */
+export interface LaneLock {
+  acquire(key: string): Promise<() => Promise<void>>;
+}
