@@ -42,7 +42,7 @@ export class UnauthenticatedError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  readonly code = 'FORBIDDEN';
+  readonly code: string = 'FORBIDDEN';
   readonly category = 'FORBIDDEN';
 }
 

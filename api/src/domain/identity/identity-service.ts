@@ -6,6 +6,7 @@ import {
   PROJECT_ROLES, TENANT_PROJECT, USER_ROLES, userProjectName,
   type Project, type ProjectKind, type ProjectMembership, type ProjectRole, type Tenant, type User, type UserRole,
 } from './identity';
+import type { CascadeScope } from '../cascade/scope';
 import type { IdentityStore } from './identity-store';
 import { validateLogin, validateProjectName, validateTenantName } from './names';
 import { isSystemAdmin, isTenantAdmin, type Principal } from './principal';
@@ -23,12 +24,15 @@ export class IdentityService {
   private readonly principals: TtlCache<string, Principal | null>;
   private readonly projects: TtlCache<string, Project | null>;
   private readonly memberships: TtlCache<string, ProjectMembership | null>;
+  private readonly userScopes: TtlCache<string, { tenantProjectId: string; userProjectId: string }>;
 
   constructor(private readonly store: IdentityStore, options: IdentityServiceOptions = {}) {
     const ttl = options.cacheTtlMs ?? 5_000;
     this.principals = new TtlCache(ttl);
     this.projects = new TtlCache(ttl);
     this.memberships = new TtlCache(ttl);
+    // System project ids never change for a user: cache them for long.
+    this.userScopes = new TtlCache(10 * 60_000);
   }
 
   async authenticate(token: string | null | undefined): Promise<Principal> {
@@ -142,6 +146,24 @@ export class IdentityService {
     return { project, membership: await this.membership(project.id, principal.user.id) };
   }
 
+  /**
+   * The cascade scope of a user working in a project (seed 000 §3: Tenant + Project + User of the
+   * session) — for processes, which resolve skills as their owner, whoever steers them.
+   */
+  async scopeOfUser(tenantId: string, userId: string, projectId: string | null): Promise<CascadeScope> {
+    const base = await this.userScopes.getOrLoad(`${tenantId}/${userId}`, async () => {
+      const user = await this.store.findUserById(userId);
+      if (!user || user.tenantId !== tenantId) throw new NotFoundError('User', userId);
+      const [tenantProject, userProject] = await Promise.all([
+        this.store.findProjectByName(tenantId, TENANT_PROJECT),
+        this.store.findProjectByName(tenantId, userProjectName(user.login)),
+      ]);
+      if (!tenantProject || !userProject) throw new NotFoundError('User', user.login);
+      return { tenantProjectId: tenantProject.id, userProjectId: userProject.id };
+    });
+    return { tenantId, ...base, projectId };
+  }
+
   async listMembershipsOf(principal: Principal): Promise<ProjectMembership[]> {
     return this.store.listMemberships(principal.user.id);
   }
@@ -155,6 +177,18 @@ export class IdentityService {
     const tenant = isSystemAdmin(principal) ? await this.store.findTenantByName(name) : null;
     if (!tenant) throw new NotFoundError('Tenant', name);
     return tenant;
+  }
+
+  /** A project of the caller's tenant by id (for names in results); NOT_FOUND for other tenants. */
+  async findProjectById(principal: Principal, projectId: string): Promise<Project> {
+    const project = await this.store.findProjectById(projectId);
+    if (!project || project.tenantId !== principal.tenant.id) throw new NotFoundError('Project', projectId);
+    return project;
+  }
+
+  /** The caller's membership of a project by id (cached like the others). */
+  membershipIn(principal: Principal, projectId: string): Promise<ProjectMembership | null> {
+    return this.membership(projectId, principal.user.id);
   }
 
   private membership(projectId: string, userId: string): Promise<ProjectMembership | null> {

@@ -82,6 +82,14 @@ export interface RecipeResolution {
   readonly renderContext: PromptRenderContext;
   readonly dataRelayCorrection: string | null;
   readonly tools: ToolPool;
+  /** The recipe + profile tool lists, unexpanded: a process keeps them and resolves `@label`s per turn (seed 004 §6.2). */
+  readonly toolAdjustments: {
+    readonly add: readonly string[];
+    readonly remove: readonly string[];
+    readonly keep: readonly string[];
+    readonly dropFirst: readonly string[];
+    readonly defer: readonly string[];
+  };
   readonly allowedSkills: readonly string[] | null;
   readonly defaultActiveSkills: readonly string[];
   readonly locked: boolean;

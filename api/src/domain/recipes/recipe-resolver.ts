@@ -80,6 +80,13 @@ export class RecipeResolver {
       renderContext,
       dataRelayCorrection: recipe?.dataRelayCorrection ?? null,
       tools,
+      toolAdjustments: {
+        add: [...(recipe?.allowedToolsAdd ?? []), ...(selection.block?.allowedToolsAdd ?? [])],
+        remove: [...(recipe?.allowedToolsRemove ?? []), ...(selection.block?.allowedToolsRemove ?? [])],
+        keep: recipe?.allowedToolsKeep ?? [],
+        dropFirst: recipe?.allowedToolsDropFirst ?? [],
+        defer: recipe?.allowedToolsDefer ?? [],
+      },
       allowedSkills: recipe?.allowedSkills ?? null,
       defaultActiveSkills: recipe?.defaultActiveSkills ?? [],
       locked: recipe?.locked ?? false,

@@ -1,0 +1,114 @@
+import type { CascadeScope } from '../cascade/scope';
+import type { LayerTargetResolver } from '../documents/layer-target';
+import { InvalidInputError, NotFoundError } from '../errors';
+import type { IdentityService } from '../identity/identity-service';
+import type { Principal } from '../identity/principal';
+import type { SettingsService } from '../settings/settings-service';
+import { ProcessNotActiveError } from './errors';
+import type { PendingMessage, Process, Session } from './process';
+import { canAccessProcess } from './process-access';
+import { preview, type ProcessEvents } from './process-events';
+import type { ProcessLane } from './process-lane';
+import type { ProcessSpawner, SpawnRequest } from './process-spawner';
+import type { NewPendingMessage, ProcessStore } from './process-store';
+
+export interface SpawnProcessInput extends SpawnRequest {
+  readonly project: string;
+}
+
+const MAX_MESSAGE_LENGTH = 200_000;
+
+/**
+ * Processes as API callers see them: spawn, read, list, and the lane primitives every steering
+ * operation uses (access check, fresh read on the lane, atomic write, queued messages and the turn
+ * schedule, events). Skill steering lives in skill-activation-service.ts.
+ */
+export class ProcessService {
+  constructor(readonly deps: {
+    readonly store: ProcessStore;
+    readonly lane: ProcessLane;
+    readonly events: ProcessEvents;
+    readonly spawner: ProcessSpawner;
+    readonly identity: IdentityService;
+    readonly targets: LayerTargetResolver;
+    readonly settings: SettingsService;
+  }) {}
+
+  async spawn(principal: Principal, input: SpawnProcessInput): Promise<Process> {
+    const { scope, projectId } = await this.projectScope(principal, input.project);
+    const settings = this.deps.settings.reader(scope.tenantId, projectId);
+    const { process } = await this.deps.spawner.spawn({ principal, scope, projectId, settings }, input);
+    await this.deps.events.emit(process, { type: 'PROCESS_SPAWNED', name: process.name, recipe: process.recipeName, engine: process.engine });
+    return process;
+  }
+
+  /** NOT_FOUND unless the caller may see it (owner, project admin, tenant admin). */
+  async get(principal: Principal, processId: string): Promise<Process> {
+    const process = await this.deps.store.findProcess(principal.tenant.id, processId);
+    if (!process || !canAccessProcess(principal, process, await this.deps.identity.membershipIn(principal, process.projectId))) {
+      throw new NotFoundError('Process', processId);
+    }
+    return process;
+  }
+
+  async list(principal: Principal, project: string, sessionId: string | null): Promise<Process[]> {
+    const { projectId } = await this.projectScope(principal, project);
+    const membership = await this.deps.identity.membershipIn(principal, projectId);
+    const all = await this.deps.store.listProcesses(principal.tenant.id, projectId, sessionId);
+    return all.filter((p) => canAccessProcess(principal, p, membership));
+  }
+
+  /** The caller's own sessions in the project. */
+  async sessions(principal: Principal, project: string): Promise<Session[]> {
+    const { projectId } = await this.projectScope(principal, project);
+    return this.deps.store.listSessions(principal.tenant.id, projectId, principal.user.id);
+  }
+
+  async session(principal: Principal, sessionId: string): Promise<Session | null> {
+    return this.deps.store.findSession(principal.tenant.id, sessionId);
+  }
+
+  async pending(principal: Principal, processId: string): Promise<PendingMessage[]> {
+    const process = await this.get(principal, processId);
+    return this.deps.store.listPending(process.tenantId, process.id);
+  }
+
+  /** The skill scope of a process: its owner in its project (seed 000 §4a), whoever steers it. */
+  scopeOf(process: Process): Promise<CascadeScope> {
+    return this.deps.identity.scopeOfUser(process.tenantId, process.userId, process.projectId);
+  }
+
+  /** Runs `job` on the process's lane with a fresh read; refuses closed processes. */
+  onLane<T>(principal: Principal, processId: string, job: (process: Process) => Promise<T>): Promise<T> {
+    return this.get(principal, processId).then((checked) =>
+      this.deps.lane.run(checked.id, async () => {
+        const process = (await this.deps.store.findProcess(checked.tenantId, checked.id)) ?? checked;
+        if (process.status !== 'IDLE') throw new ProcessNotActiveError(process.name, process.status);
+        return job(process);
+      }));
+  }
+
+  /** Appends to the inbox and schedules a turn (turn execution is the engines' job). */
+  async queue(process: Process, messages: readonly NewPendingMessage[], reason: string): Promise<PendingMessage[]> {
+    const queued: PendingMessage[] = [];
+    for (const message of messages) {
+      if (message.content.length > MAX_MESSAGE_LENGTH) {
+        throw new InvalidInputError('MESSAGE_TOO_LARGE', `A message may hold at most ${MAX_MESSAGE_LENGTH} characters`, 'text');
+      }
+      const pending = await this.deps.store.appendPending(process.tenantId, process.id, message);
+      queued.push(pending);
+      await this.deps.events.emit(process, { type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) });
+    }
+    if (queued.length > 0) {
+      await this.deps.store.update(process.tenantId, process.id, (current) => (current.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
+      await this.deps.events.emit(process, { type: 'TURN_SCHEDULED', reason });
+    }
+    return queued;
+  }
+
+  private async projectScope(principal: Principal, project: string): Promise<{ scope: CascadeScope; projectId: string }> {
+    const scope = await this.deps.targets.scope(principal, project);
+    if (!scope.projectId) throw new InvalidInputError('PROJECT_REQUIRED', `Processes run in a project; '${project}' is a system project`, 'project');
+    return { scope, projectId: scope.projectId };
+  }
+}

@@ -1,0 +1,183 @@
+import type { CascadeScope } from '../cascade/scope';
+import { DomainError } from '../errors';
+import type { Principal } from '../identity/principal';
+import { isUserInvocable } from '../skills/invocation-policy';
+import type { ResolvedSkill, SkillResolver } from '../skills/skill-resolver';
+import type { PendingMessage, Process } from './process';
+import type { ProcessService } from './process-service';
+import { parseSkillCommand } from './skill-command';
+import type { ActivationOrigin, SkillSteer } from './skill-steer';
+
+export interface ActivationResult {
+  readonly process: Process;
+  readonly outcome: 'ACTIVATED' | 'UPDATED' | 'FIRED' | 'SPAWNED';
+  readonly reason: string;
+  readonly child: Process | null;
+}
+
+export interface ClearResult {
+  readonly process: Process;
+  readonly cleared: readonly string[];
+  readonly kept: readonly string[];
+}
+
+export interface SkillListing {
+  readonly skill: ResolvedSkill;
+  readonly active: boolean;
+}
+
+export type SkillCommandResult =
+  | { readonly kind: 'ACTIVATE'; readonly activation: ActivationResult; readonly message: string }
+  | { readonly kind: 'CLEAR'; readonly clear: ClearResult; readonly message: string }
+  | { readonly kind: 'LIST'; readonly process: Process; readonly skills: readonly SkillListing[]; readonly message: string };
+
+/** A pre-turn hook: which skills the message triggers (seed 000 §4a); the service activates them one-shot. */
+export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly { readonly skill: string; readonly reason: string }[]>;
+
+/**
+ * Steering a process's skills (seed 000 §4, §6, §7): every operation runs on the process lane, plans
+ * with SkillSteer, writes atomically, queues messages, and reports refusals as events too.
+ */
+export class SkillActivationService {
+  constructor(private readonly deps: {
+    readonly processes: ProcessService;
+    readonly steer: SkillSteer;
+    readonly skills: SkillResolver;
+    readonly triggers?: TriggerHook;
+  }) {}
+
+  activate(principal: Principal, processId: string, name: string, args: string | null, once: boolean, via = `activateSkill ${name}`): Promise<ActivationResult> {
+    return this.deps.processes.onLane(principal, processId, (process) =>
+      this.activateOnLane(principal, process, name, args, once, { kind: 'EXPLICIT', via }));
+  }
+
+  clear(principal: Principal, processId: string, name: string | null, via = name ? `clearSkills ${name}` : 'clearSkills'): Promise<ClearResult> {
+    const { processes } = this.deps;
+    return processes.onLane(principal, processId, async (process) => {
+      const scope = await processes.scopeOf(process);
+      const plan = await this.refusing(process, name ?? '*', () => this.deps.steer.planClear(process, scope, name, principal.user.login, `Explicit: ${via}.`));
+      const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
+      await processes.deps.events.emit(process, ...plan.events);
+      return { process: updated, cleared: plan.cleared, kept: plan.kept };
+    });
+  }
+
+  /** A `/skill …` line (seed 000 §6); anything else is BAD_USER_INPUT. */
+  async command(principal: Principal, processId: string, line: string): Promise<SkillCommandResult> {
+    const command = parseSkillCommand(line);
+    const via = line.trim().split('\n')[0]!;
+    switch (command.kind) {
+      case 'ACTIVATE': {
+        const activation = await this.activate(principal, processId, command.skill, command.args, command.once, via);
+        return { kind: 'ACTIVATE', activation, message: activation.reason };
+      }
+      case 'CLEAR':
+      case 'CLEAR_ALL': {
+        const clear = await this.clear(principal, processId, command.kind === 'CLEAR' ? command.skill : null, via);
+        const message = clear.cleared.length > 0 ? `Cleared ${clear.cleared.join(', ')}.` : 'Nothing to clear.';
+        return { kind: 'CLEAR', clear, message: clear.kept.length > 0 ? `${message} Kept (locked recipe): ${clear.kept.join(', ')}.` : message };
+      }
+      case 'LIST': {
+        const process = await this.deps.processes.get(principal, processId);
+        const skills = await this.listFor(process);
+        return { kind: 'LIST', process, skills, message: `${skills.length} skills, ${skills.filter((s) => s.active).length} active.` };
+      }
+      default: {
+        const never: never = command;
+        return never;
+      }
+    }
+  }
+
+  /** Names a person may activate here: usable, user-invocable, allowed by the recipe (seed 000 §6c). */
+  async completions(principal: Principal, processId: string, prefix: string): Promise<string[]> {
+    const process = await this.deps.processes.get(principal, processId);
+    const skills = await this.listFor(process);
+    return skills.map((s) => s.skill.name).filter((n) => n.startsWith(prefix)).sort();
+  }
+
+  /** Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. */
+  sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
+    const { processes } = this.deps;
+    return processes.onLane(principal, processId, async (process) => {
+      let current = process;
+      if (this.deps.triggers) {
+        const scope = await processes.scopeOf(process);
+        for (const match of await this.deps.triggers(process, scope, text)) {
+          const activated = await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }).catch(() => null);
+          if (activated) current = activated.process;
+        }
+      }
+      const [pending] = await processes.queue(current, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
+      return pending!;
+    });
+  }
+
+  private async listFor(process: Process): Promise<SkillListing[]> {
+    const scope = await this.deps.processes.scopeOf(process);
+    const active = new Set(process.activeSkills.map((r) => r.name));
+    const allowed = process.allowedSkillsOverride;
+    return (await this.deps.skills.listAvailable(scope))
+      .filter((s) => isUserInvocable(s.skill) && (allowed === null || allowed.includes(s.name)))
+      .map((skill) => ({ skill, active: active.has(skill.name) }));
+  }
+
+  private async activateOnLane(principal: Principal, process: Process, name: string, args: string | null, once: boolean, origin: ActivationOrigin): Promise<ActivationResult> {
+    const { processes } = this.deps;
+    const scope = await processes.scopeOf(process);
+    const plan = await this.refusing(process, name, () =>
+      this.deps.steer.planActivation(process, scope, { name, args, once, origin, actor: principal.user.login }));
+    if (plan.kind === 'SPAWN') {
+      const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '');
+      return { process, outcome: 'SPAWNED', reason: plan.reason, child };
+    }
+    const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
+    await processes.deps.events.emit(process, ...plan.events);
+    if (plan.kind === 'FIRED') await processes.deps.events.emit(process, { type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` });
+    await processes.queue(updated, plan.messages, `Skill '${name}' queued a turn.`);
+    return { process: updated, outcome: plan.kind, reason: plan.reason, child: null };
+  }
+
+  /**
+   * seed 000 §2c: a fresh worker from `run.recipe`, named `<skill>-<n>`, with the skill sticky and the
+   * action as its first message; the caller keeps nothing. A failed activation abandons the child.
+   */
+  private async spawnChild(principal: Principal, parent: Process, skill: string, args: string | null, recipe: string): Promise<Process> {
+    const { processes } = this.deps;
+    const session = await processes.deps.store.findSession(parent.tenantId, parent.sessionId);
+    const project = await processes.deps.identity.findProjectById(principal, parent.projectId);
+    const taken = new Set(await processes.deps.store.processNames(parent.tenantId, parent.sessionId, `${skill}-`));
+    let index = 1;
+    let child: Process | null = null;
+    while (!child) {
+      while (taken.has(`${skill}-${index}`)) index++;
+      try {
+        child = await processes.spawn(principal, { project: project.name, session: session?.name ?? null, name: `${skill}-${index}`, recipe, profile: parent.connectionProfile, parentProcessId: parent.id });
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'NAME_TAKEN') || index > 1000) throw err;
+        taken.add(`${skill}-${index}`); // a concurrent spawn took it: retry with the next index
+      }
+    }
+    const spawned = child;
+    try {
+      await processes.deps.lane.run(spawned.id, () => this.activateOnLane(principal, spawned, skill, args, false, { kind: 'CHILD', parentName: parent.name }));
+    } catch (err) {
+      await processes.deps.store.update(spawned.tenantId, spawned.id, () => ({ status: 'ABANDONED' }));
+      throw err;
+    }
+    await processes.deps.events.emit(parent, { type: 'CHILD_SPAWNED', childId: spawned.id, childName: spawned.name, skill });
+    return (await processes.deps.store.findProcess(spawned.tenantId, spawned.id)) ?? spawned;
+  }
+
+  /** Runs a planner; a refusal is reported as a SKILL_REFUSED event with its reason, then rethrown. */
+  private async refusing<T>(process: Process, skill: string, plan: () => Promise<T>): Promise<T> {
+    try {
+      return await plan();
+    } catch (err) {
+      if (err instanceof DomainError) {
+        await this.deps.processes.deps.events.emit(process, { type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message });
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import type { Layer } from '../cascade/layer';
+import type { CascadeScope } from '../cascade/scope';
+import { NotFoundError } from '../errors';
+import { isModelInvocable, isUserInvocable } from '../skills/invocation-policy';
+import type { Skill } from '../skills/skill';
+import type { SkillResolver } from '../skills/skill-resolver';
+import type { TemplateEngine } from '../templates/template-engine';
+import { runCommandSequence, shortenCommand, type CommandDispatcher, type CommandResult } from './commands';
+import {
+  ActivationCommandFailedError, RecipeSkillLockedError, SkillDisabledError, SkillInvalidError,
+  SkillNotAllowedByRecipeError, SkillNotUserInvocableError,
+} from './errors';
+import type { ActiveSkillRef, Process, RuntimeGuard } from './process';
+import type { ProcessEvent } from './process-event';
+import type { ProcessPatch } from './process-store';
+import { bindSkillArguments, consumesArguments, type BoundArgs } from './skill-arguments';
+
+/** How an activation came about: a person (/skill, the API), a trigger match, or a spawn-skill's child. */
+export type ActivationOrigin =
+  | { readonly kind: 'EXPLICIT'; readonly via: string }
+  | { readonly kind: 'TRIGGER'; readonly reason: string }
+  | { readonly kind: 'CHILD'; readonly parentName: string };
+
+export interface ActivationRequest {
+  readonly name: string;
+  readonly args: string | null;
+  readonly once: boolean;
+  readonly origin: ActivationOrigin;
+  /** Login of the person acting (message identity, guard installer). */
+  readonly actor: string;
+}
+
+/** What an activation decided; the caller writes `patch` atomically, queues `messages`, emits `events`. */
+export interface ActivationPlan {
+  readonly kind: 'ACTIVATED' | 'UPDATED' | 'FIRED' | 'SPAWN';
+  readonly skill: Skill;
+  readonly reason: string;
+  /** Applied to the *current* row under its lock (activeSkills computed from it, not from a stale read). */
+  readonly patch: (current: Process) => ProcessPatch | null;
+  readonly messages: readonly { readonly sender: 'USER' | 'SKILL'; readonly senderName: string; readonly content: string }[];
+  readonly events: readonly ProcessEvent[];
+  /** For SPAWN: the rendered first message of the child (the `action:`). */
+  readonly args: string | null;
+}
+
+export interface ClearPlan {
+  readonly cleared: readonly string[];
+  readonly kept: readonly string[];
+  readonly patch: (current: Process) => ProcessPatch | null;
+  readonly events: readonly ProcessEvent[];
+}
+
+/**
+ * The activation rules (seed 000 §2a–§2c, §4c, §7, seed 002) as a planner over one process read on
+ * its lane. Refusals throw typed errors before anything runs (missing arguments, whitelist, policy,
+ * a failing `activate:` step); nothing is written by the planner itself.
+ */
+export class SkillSteer {
+  constructor(private readonly deps: { readonly skills: SkillResolver; readonly templates: TemplateEngine; readonly commands: CommandDispatcher }) {}
+
+  async planActivation(process: Process, scope: CascadeScope, request: ActivationRequest): Promise<ActivationPlan> {
+    const { name, origin } = request;
+    const { skill, source } = await this.usableSkill(scope, name);
+    const recipe = process.recipeName ?? process.engine;
+    if (process.allowedSkillsOverride !== null && !process.allowedSkillsOverride.includes(name)) throw new SkillNotAllowedByRecipeError(name, recipe);
+    if (origin.kind === 'EXPLICIT' && !isUserInvocable(skill)) throw new SkillNotUserInvocableError(name);
+    if (origin.kind === 'TRIGGER' && !isModelInvocable(skill)) throw new SkillNotUserInvocableError(name);
+    // Missing or mistyped arguments refuse the activation before any activate: step runs (seed 000 §2b).
+    const consumes = consumesArguments(skill.arguments);
+    const bound = consumes ? bindSkillArguments(skill, request.args).args : null;
+    const reason = reasonOf(origin, name);
+    const userMessage = !consumes && request.args ? [{ sender: 'USER' as const, senderName: request.actor, content: request.args }] : [];
+
+    const existing = process.activeSkills.find((r) => r.name === name);
+    if (existing && skill.lifecycle === 'sticky') return this.update(process, skill, existing, request, reason, userMessage);
+    if (skill.run.target === 'spawn' && origin.kind === 'EXPLICIT') {
+      // seed 000 §2c: the caller keeps nothing; the child gets the skill and the action.
+      return { kind: 'SPAWN', skill, reason, patch: () => null, messages: [], events: [], args: consumes ? request.args : null };
+    }
+
+    const turnPrompt = await this.turnPrompt(process, skill, bound);
+    const sequence = runCommandSequence(this.deps.commands, skill.activate, { guards: process.guards, actor: request.actor }, 'ACTIVATE');
+    const commandEvents = sequence.results.map(commandEvent);
+    if (!sequence.ok) {
+      const failed = sequence.results.find((r) => !r.ok);
+      throw new ActivationCommandFailedError(name, failed?.command ?? '', failed && !failed.ok ? failed.error : 'failed');
+    }
+    const guards = sequence.patch.guards;
+    const messages = [...(turnPrompt ? [{ sender: 'SKILL' as const, senderName: request.actor, content: turnPrompt }] : []), ...userMessage];
+    if (skill.lifecycle === 'shot') {
+      // Never registers (seed 000 §2a): commands, then the action or the body as the turn prompt.
+      return { kind: 'FIRED', skill, reason, args: null, messages, events: commandEvents, patch: () => (guards ? { guards } : null) };
+    }
+    const ref: ActiveSkillRef = {
+      name, resolvedFromScope: source, oneShot: request.once || origin.kind === 'TRIGGER', fromRecipe: false,
+      activatedAt: new Date().toISOString(), args: request.args, reason,
+    };
+    return {
+      kind: 'ACTIVATED', skill, reason, args: null, messages,
+      events: [...commandEvents, { type: 'SKILL_ACTIVATED', skill: name, oneShot: ref.oneShot, fromRecipe: false, args: ref.args, reason }],
+      patch: (current) => ({
+        activeSkills: current.activeSkills.some((r) => r.name === name) ? current.activeSkills : [...current.activeSkills, ref],
+        ...(guards ? { guards } : {}),
+      }),
+    };
+  }
+
+  /** seed 000 §4b/§7c/§2a: named or all; a locked recipe's skills stay; deactivate: is best-effort. */
+  async planClear(process: Process, scope: CascadeScope, name: string | null, actor: string, reason: string): Promise<ClearPlan> {
+    const targets = name ? process.activeSkills.filter((r) => r.name === name) : process.activeSkills;
+    const recipe = process.recipeName ?? process.engine;
+    const locked = process.locked ? targets.filter((r) => r.fromRecipe) : [];
+    if (name && locked.length > 0) throw new RecipeSkillLockedError(name, recipe);
+    const clearing = targets.filter((r) => !locked.includes(r));
+    const events: ProcessEvent[] = [];
+    let guards: readonly RuntimeGuard[] = process.guards;
+    let guardsChanged = false;
+    for (const ref of clearing) {
+      const resolved = await this.deps.skills.inspect(scope, ref.name).catch(() => null);
+      const steps = resolved?.skill?.lifecycle === 'sticky' ? resolved.skill.deactivate : [];
+      const sequence = runCommandSequence(this.deps.commands, steps, { guards, actor }, 'DEACTIVATE');
+      events.push(...sequence.results.map(commandEvent));
+      if (sequence.patch.guards) {
+        guards = sequence.patch.guards;
+        guardsChanged = true;
+      }
+      events.push({ type: 'SKILL_CLEARED', skill: ref.name, reason });
+    }
+    for (const ref of locked) events.push({ type: 'SKILL_REFUSED', skill: ref.name, code: 'RECIPE_SKILL_LOCKED', reason: `Kept: recipe '${recipe}' is locked.` });
+    const names = new Set(clearing.map((r) => r.name));
+    return {
+      cleared: [...names], kept: locked.map((r) => r.name), events,
+      patch: (current) => (names.size === 0 && !guardsChanged ? null : {
+        activeSkills: current.activeSkills.filter((r) => !names.has(r.name)),
+        ...(guardsChanged ? { guards } : {}),
+      }),
+    };
+  }
+
+  private async usableSkill(scope: CascadeScope, name: string): Promise<{ skill: Skill; source: Layer }> {
+    const resolved = await this.deps.skills.inspect(scope, name);
+    if (!resolved) throw new NotFoundError('Skill', name);
+    if (resolved.status === 'INVALID') throw new SkillInvalidError(name, resolved.diagnostics);
+    if (resolved.status === 'DISABLED') throw new SkillDisabledError(name);
+    return { skill: resolved.skill, source: resolved.source };
+  }
+
+  /** Idempotent re-activation: a parameter update; sticky wins over once (seed 000 §7d); no action again. */
+  private update(process: Process, skill: Skill, existing: ActiveSkillRef, request: ActivationRequest, reason: string, messages: ActivationPlan['messages']): ActivationPlan {
+    const explicit = request.origin.kind === 'EXPLICIT';
+    const oneShot = existing.oneShot && (request.once || !explicit);
+    const args = request.args ?? existing.args;
+    const updatedReason = explicit && !existing.fromRecipe ? reason : existing.reason;
+    return {
+      kind: 'UPDATED', skill, reason, args: null, messages,
+      events: [{ type: 'SKILL_ACTIVATED', skill: skill.name, oneShot, fromRecipe: existing.fromRecipe, args, reason: `${reason} Already active: updated.` }],
+      patch: (current) => ({
+        activeSkills: current.activeSkills.map((r) => (r.name === skill.name ? { ...r, oneShot, args, reason: updatedReason } : r)),
+      }),
+    };
+  }
+
+  /** seed 000 §2a: `action:` first; for shot skills the body when there is no action. Args are data. */
+  private async turnPrompt(process: Process, skill: Skill, args: BoundArgs | null): Promise<string | null> {
+    const source = skill.action?.trim() ? skill.action : skill.lifecycle === 'shot' && skill.promptExtension.trim() ? skill.promptExtension : null;
+    if (!source) return null;
+    const text = await this.deps.templates.render(source, {
+      args: args ?? { text: '', words: [] }, recipe: process.recipeName ?? '', engine: process.engine, mode: 'NORMAL',
+      profile: process.connectionProfile ?? '', params: process.engineParams,
+    });
+    return text.trim() ? text : null;
+  }
+}
+
+function reasonOf(origin: ActivationOrigin, name: string): string {
+  switch (origin.kind) {
+    case 'EXPLICIT':
+      return `Explicit: ${origin.via}.`;
+    case 'TRIGGER':
+      return origin.reason;
+    case 'CHILD':
+      return `Spawned for skill '${name}' by '${origin.parentName}'.`;
+    default: {
+      const never: never = origin;
+      return never;
+    }
+  }
+}
+
+function commandEvent(result: CommandResult): ProcessEvent {
+  return result.ok
+    ? { type: 'COMMAND_RAN', command: shortenCommand(result.command), verb: result.verb, detail: result.detail }
+    : { type: 'COMMAND_FAILED', command: shortenCommand(result.command), verb: result.verb, error: result.error };
+}
