@@ -8,7 +8,9 @@ import type { EventBus } from './domain/events/event-bus';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine } from './templates';
-import { openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmSettingsStore, type Database } from './persistence';
+import {
+  laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, type Database,
+} from './persistence';
 import { createServices, type Services } from './services';
 
 export interface RunningVance {
@@ -47,6 +49,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     identityStore: new TypeOrmIdentityStore(database.dataSource),
     documentStore: new TypeOrmDocumentStore(database.dataSource),
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
+    processStore: new TypeOrmProcessStore(database.dataSource),
+    laneLock: laneLockFor(database),
     defaultSettings: config.defaultSettings,
     templates,
     recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),

@@ -48,7 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     // JSON escaping can inflate a document several times over; leave room for it.
     maxRequestBytes: Math.max(8 * 1024 * 1024, maxDocumentBytes * 7),
-    defaultSettings: jsonSettings(env.VANCE_DEFAULT_SETTINGS),
+    defaultSettings: Object.freeze({ ...BUILT_IN_SETTINGS, ...jsonSettings(env.VANCE_DEFAULT_SETTINGS) }),
   });
 }
 
@@ -61,6 +61,15 @@ function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   }
   return value;
 }
+
+/**
+ * Without any configuration a fresh install runs on the offline provider (deterministic, no network),
+ * so `default:*` model aliases resolve and a turn can run on a new machine.
+ */
+const BUILT_IN_SETTINGS: Readonly<Record<string, string>> = {
+  'ai.default.provider': 'offline',
+  'ai.default.model': 'offline-echo',
+};
 
 function jsonSettings(raw: string | undefined): Readonly<Record<string, string>> {
   if (!raw?.trim()) return Object.freeze({});

@@ -11,6 +11,14 @@ import {
   Manuals, RecipeCatalog, RecipeLoader, RecipePicker, RecipeResolver, recipeDocumentKind, type RecipeAuditEntry,
 } from './domain/recipes';
 import { SkillCatalog, SkillResolver, skillDocumentKind } from './domain/skills';
+import { createEngineCommandDispatcher } from './domain/processes/commands';
+import { ProcessEvents } from './domain/processes/process-events';
+import { ProcessLane } from './domain/processes/process-lane';
+import { ProcessService } from './domain/processes/process-service';
+import { ProcessSpawner } from './domain/processes/process-spawner';
+import type { LaneLock, ProcessStore } from './domain/processes/process-store';
+import { SkillActivationService, type TriggerHook } from './domain/processes/skill-activation-service';
+import { SkillSteer } from './domain/processes/skill-steer';
 import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
 
@@ -30,6 +38,8 @@ export interface Services {
   readonly recipes: RecipeLoader;
   readonly recipeCatalog: RecipeCatalog;
   readonly tools: ToolCatalog;
+  readonly processes: ProcessService;
+  readonly activation: SkillActivationService;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -44,6 +54,9 @@ export interface ServiceAdapters {
   readonly maxDocumentBytes: number;
   readonly identityCacheTtlMs?: number;
   readonly templates: TemplateEngine;
+  readonly processStore: ProcessStore;
+  readonly laneLock: LaneLock;
+  readonly triggers?: TriggerHook;
   /** Receives the seed 004 §4 audit line of every resolution with caller overrides. */
   readonly recipeAudit?: (entry: RecipeAuditEntry) => void;
   readonly documentCache?: DocumentCacheOptions;
@@ -63,14 +76,30 @@ export function createServices(adapters: ServiceAdapters): Services {
   const tools = builtinToolCatalog();
   const skills = new SkillResolver(cascade, templates);
   const recipes = new RecipeLoader({ cascade, templates });
+  const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
   const recipeCatalog = new RecipeCatalog({
     loader: recipes,
-    resolver: new RecipeResolver({ loader: recipes, templates, tools }),
+    resolver: recipeResolver,
     picker: new RecipePicker({ loader: recipes, cascade }),
     manuals: new Manuals(cascade),
     targets,
     settings,
     ...(adapters.recipeAudit ? { audit: adapters.recipeAudit } : {}),
+  });
+  const processes = new ProcessService({
+    store: adapters.processStore,
+    lane: new ProcessLane(adapters.laneLock),
+    events: new ProcessEvents(adapters.bus),
+    spawner: new ProcessSpawner({ store: adapters.processStore, recipes: recipeResolver, skills }),
+    identity,
+    targets,
+    settings,
+  });
+  const activation = new SkillActivationService({
+    processes,
+    skills,
+    steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
+    ...(adapters.triggers ? { triggers: adapters.triggers } : {}),
   });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => cache.invalidate(e.projectId));
@@ -82,6 +111,6 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, bus: adapters.bus, dispose,
   };
 }

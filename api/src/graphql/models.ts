@@ -36,3 +36,9 @@ export interface DocumentChangedModel {
   readonly author: string | null;
   readonly at: string;
 }
+
+/** A process event flattened for GraphQL: the event's own fields plus where and when. */
+export type ProcessEventModel = import('../domain/processes/process-event').ProcessEvent & {
+  readonly processId: string;
+  readonly at: string;
+};

@@ -88,8 +88,8 @@ export class ProcessService {
       }));
   }
 
-  /** Appends to the inbox and schedules a turn (turn execution is the engines' job). */
-  async queue(process: Process, messages: readonly NewPendingMessage[], reason: string): Promise<PendingMessage[]> {
+  /** Appends to the inbox and schedules a turn (turn execution is the engines' job). Returns the process after it. */
+  async queue(process: Process, messages: readonly NewPendingMessage[], reason: string): Promise<{ process: Process; queued: PendingMessage[] }> {
     const queued: PendingMessage[] = [];
     for (const message of messages) {
       if (message.content.length > MAX_MESSAGE_LENGTH) {
@@ -99,11 +99,10 @@ export class ProcessService {
       queued.push(pending);
       await this.deps.events.emit(process, { type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) });
     }
-    if (queued.length > 0) {
-      await this.deps.store.update(process.tenantId, process.id, (current) => (current.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
-      await this.deps.events.emit(process, { type: 'TURN_SCHEDULED', reason });
-    }
-    return queued;
+    if (queued.length === 0) return { process, queued };
+    const updated = await this.deps.store.update(process.tenantId, process.id, (current) => (current.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
+    await this.deps.events.emit(process, { type: 'TURN_SCHEDULED', reason });
+    return { process: updated, queued };
   }
 
   private async projectScope(principal: Principal, project: string): Promise<{ scope: CascadeScope; projectId: string }> {

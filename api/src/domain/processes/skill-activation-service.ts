@@ -108,8 +108,8 @@ export class SkillActivationService {
           if (activated) current = activated.process;
         }
       }
-      const [pending] = await processes.queue(current, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
-      return pending!;
+      const { queued } = await processes.queue(current, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
+      return queued[0]!;
     });
   }
 
@@ -134,8 +134,8 @@ export class SkillActivationService {
     const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
     await processes.deps.events.emit(process, ...plan.events);
     if (plan.kind === 'FIRED') await processes.deps.events.emit(process, { type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` });
-    await processes.queue(updated, plan.messages, `Skill '${name}' queued a turn.`);
-    return { process: updated, outcome: plan.kind, reason: plan.reason, child: null };
+    const after = await processes.queue(updated, plan.messages, `Skill '${name}' queued a turn.`);
+    return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };
   }
 
   /**

@@ -5,9 +5,15 @@ import { DateTime, JSONScalar } from './scalars';
 import { Recipe, ResolvedRecipe } from './recipe-types';
 import { Skill, SkillReferenceDoc, SkillRun, SkillTrigger } from './skill-types';
 import { Subscription } from './subscription';
+import { processMutations, processQueries, processSubscriptions } from './process-operations';
+import { ActiveSkill, Process, ProcessEvent, RuntimeGuard, SkillCommandResult, SkillListEntry } from './process-types';
 import { Document, Project, User } from './types';
 
 export const resolvers: Resolvers = {
-  DateTime, JSON: JSONScalar, Query, Mutation, Subscription, User, Project, Document,
+  DateTime, JSON: JSONScalar, User, Project, Document,
+  Query: { ...Query, ...processQueries },
+  Mutation: { ...Mutation, ...processMutations },
+  Subscription: { ...Subscription, ...processSubscriptions },
+  Process, ActiveSkill, RuntimeGuard, SkillListEntry, SkillCommandResult, ProcessEvent,
   Skill, SkillTrigger, SkillReferenceDoc, SkillRun, Recipe, ResolvedRecipe,
 };

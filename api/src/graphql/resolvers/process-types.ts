@@ -1,0 +1,58 @@
+import type {
+  ActiveSkillResolvers, ProcessEventResolvers, ProcessResolvers, RuntimeGuardResolvers, SkillCommandResultResolvers, SkillListEntryResolvers,
+} from '../__generated__/resolvers-types';
+
+export const Process: ProcessResolvers = {
+  project: async (p, _a, ctx) => (await ctx.services.identity.findProjectById(await ctx.principal(), p.projectId)).name,
+  session: async (p, _a, ctx) => {
+    const session = await ctx.services.processes.session(await ctx.principal(), p.sessionId);
+    if (!session) throw new Error(`session ${p.sessionId} of process ${p.id} is missing`);
+    return session;
+  },
+  recipe: (p) => p.recipeName,
+  parentId: (p) => p.parentProcessId,
+  allowedSkills: (p) => p.allowedSkillsOverride,
+  params: (p) => p.engineParams,
+  promptTemplate: (p) => p.promptOverride,
+  dataRelayCorrection: (p) => p.dataRelayCorrectionOverride,
+  pending: async (p, _a, ctx) => ctx.services.processes.pending(await ctx.principal(), p.id),
+};
+
+export const ActiveSkill: ActiveSkillResolvers = {
+  source: (r) => r.resolvedFromScope,
+};
+
+export const RuntimeGuard: RuntimeGuardResolvers = {
+  path: (g) => (g.kind === 'SCRIPT' ? g.path : null),
+  body: (g) => (g.kind === 'INLINE' ? g.body : null),
+};
+
+export const SkillListEntry: SkillListEntryResolvers = {
+  name: (e) => e.skill.name,
+  title: (e) => e.skill.skill?.title ?? null,
+  description: (e) => e.skill.skill?.description ?? null,
+  source: (e) => e.skill.source,
+};
+
+export const SkillCommandResult: SkillCommandResultResolvers = {
+  process: (r) => (r.kind === 'ACTIVATE' ? r.activation.process : r.kind === 'CLEAR' ? r.clear.process : r.process),
+  activation: (r) => (r.kind === 'ACTIVATE' ? r.activation : null),
+  clear: (r) => (r.kind === 'CLEAR' ? r.clear : null),
+  skills: (r) => (r.kind === 'LIST' ? r.skills : null),
+};
+
+const EVENT_TYPES = {
+  PROCESS_SPAWNED: 'ProcessSpawnedEvent',
+  SKILL_ACTIVATED: 'SkillActivatedEvent',
+  SKILL_CLEARED: 'SkillClearedEvent',
+  SKILL_REFUSED: 'SkillRefusedEvent',
+  MESSAGE_QUEUED: 'MessageQueuedEvent',
+  TURN_SCHEDULED: 'TurnScheduledEvent',
+  CHILD_SPAWNED: 'ChildSpawnedEvent',
+  COMMAND_RAN: 'CommandRanEvent',
+  COMMAND_FAILED: 'CommandFailedEvent',
+} as const;
+
+export const ProcessEvent: ProcessEventResolvers = {
+  __resolveType: (e) => EVENT_TYPES[e.type],
+};

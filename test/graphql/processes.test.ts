@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases';
+import type { Database } from '../../api/src/persistence';
+import { codeOf, collect, startTestVance, type TestVance } from './harness';
+
+const PUT = `mutation Put($layer: Layer!, $path: String!, $content: String!) { putDocument(layer: $layer, path: $path, content: $content) { version } }`;
+const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id name recipe locked allowedSkills activeSkills { name fromRecipe oneShot source reason } } }`;
+const ACTIVATE = `mutation A($id: ID!, $name: String!, $args: String, $once: Boolean) {
+  activateSkill(processId: $id, name: $name, args: $args, once: $once) {
+    outcome reason child { id name parentId activeSkills { name args } pending { sender content } }
+    process { activeSkills { name oneShot args } guards { kind path } turnRequestedAt pending { sender senderName content } }
+  }
+}`;
+const COMMAND = `mutation C($id: ID!, $line: String!) { skillCommand(processId: $id, line: $line) { kind message process { activeSkills { name } } skills { name active } } }`;
+const PROCESS = `query P($id: ID!) { process(id: $id) { name activeSkills { name } guards { kind } pending { sender content } allowedSkills } }`;
+
+const skill = (name: string, extra = '', body = `The ${name} method.`) =>
+  `---\ntitle: ${name}\ndescription: Skill ${name}\nversion: "1.0.0"\n${extra}---\n${body}\n`;
+
+async function seed(t: TestVance): Promise<void> {
+  const docs: Record<string, string> = {
+    '_vance/recipes/guarded.yaml': 'description: Guarded worker\nengine: ford\nlocked: true\ndefaultActiveSkills: [alpha]\nallowedSkills: [alpha, beta, argy, shotty, spawny, hidden]\n',
+    '_vance/recipes/open.yaml': 'description: Open worker\nengine: ford\n',
+    '_vance/skills/alpha/SKILL.md': skill('alpha', 'activate:\n  - guard script _vance/guards/alpha.js\ndeactivate:\n  - guard clear\naction: "Start alpha."\n'),
+    '_vance/skills/beta/SKILL.md': skill('beta'),
+    '_vance/skills/argy/SKILL.md': skill('argy', 'arguments:\n  - name: count\n    type: integer\n    required: true\n  - name: topic\n    type: string\naction: "Count {{ args.count }} about {{ args.topic }}"\n'),
+    '_vance/skills/shotty/SKILL.md': skill('shotty', 'lifecycle: shot\narguments: true\n', 'Do the macro thing: {{ args.text }}'),
+    '_vance/skills/spawny/SKILL.md': skill('spawny', 'arguments: true\nrun:\n  target: spawn\n  recipe: open\naction: "Review {{ args.text }} now."\n'),
+    '_vance/skills/hidden/SKILL.md': skill('hidden', 'user-invocable: false\n'),
+  };
+  for (let i = 0; i < 50; i++) docs[`_vance/skills/c${i}/SKILL.md`] = skill(`c${i}`);
+  for (const [path, content] of Object.entries(docs)) {
+    const r = await t.gql(PUT, { layer: 'VANCE', path, content });
+    if (r.errors) throw new Error(`${path}: ${JSON.stringify(r.errors)}`);
+  }
+}
+
+describe.each(testDatabases())('processes and skill activation over GraphQL ($name)', (driver) => {
+  let db: Database;
+  let t: TestVance;
+  let guarded: string;
+  let open: string;
+  beforeAll(async () => {
+    db = await driver.open();
+    t = await startTestVance(db);
+    await t.gql(`mutation { createProject(name: "ops") { id } }`);
+    await seed(t);
+    guarded = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'guarded', name: 'g1' } })).data!.spawnProcess.id;
+    open = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'open' } })).data!.spawnProcess.id;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await db?.close();
+  });
+
+  it('spawns from a recipe with its snapshot: recipe skills sticky, whitelist, lock; names unique per session', async () => {
+    const p = (await t.gql(PROCESS, { id: guarded })).data?.process;
+    expect(p).toMatchObject({ name: 'g1', activeSkills: [{ name: 'alpha' }], allowedSkills: ['alpha', 'beta', 'argy', 'shotty', 'spawny', 'hidden'] });
+    expect(codeOf(await t.gql(SPAWN, { input: { project: 'ops', recipe: 'guarded', name: 'g1' } }))).toBe('CONFLICT');
+    const second = await t.gql(SPAWN, { input: { project: 'ops', recipe: 'open' } });
+    expect(second.data?.spawnProcess.name).toBe('open-2');
+    const neither = await t.gql(SPAWN, { input: { project: 'ops' } });
+    expect(neither.data?.spawnProcess.recipe).toBe('default');
+    expect(codeOf(await t.gql(SPAWN, { input: { project: 'ops', engine: 'warp-drive' } }))).toBe('BAD_USER_INPUT');
+    // Later recipe edits do not reach the running process.
+    await t.gql(PUT, { layer: 'VANCE', path: '_vance/recipes/guarded.yaml', content: 'description: changed\nengine: ford\nallowedSkills: []\n' });
+    expect((await t.gql(PROCESS, { id: guarded })).data?.process.allowedSkills).toContain('beta');
+  });
+
+  it('refuses skills outside the whitelist with the seed wording, and reports it as an event', async () => {
+    const events = collect<{ processEvents: { type: string; skill?: string; reason?: string } }>(t.ws(), `subscription E($id: ID!) { processEvents(processId: $id) { type ... on SkillRefusedEvent { skill reason } } }`, { id: guarded });
+    await new Promise((r) => setTimeout(r, 200));
+    const r = await t.gql(ACTIVATE, { id: guarded, name: 'c1' });
+    expect(codeOf(r)).toBe('FORBIDDEN');
+    expect(r.errors?.[0]?.message).toBe("Skill 'c1' is not allowed by recipe 'guarded'");
+    expect((await events.next()).data?.processEvents).toEqual({ type: 'SKILL_REFUSED', skill: 'c1', reason: "Skill 'c1' is not allowed by recipe 'guarded'" });
+  });
+
+  it('binds positional arguments, refuses a missing required one before anything runs, fires action once', async () => {
+    const missing = await t.gql(ACTIVATE, { id: guarded, name: 'argy' });
+    expect(codeOf(missing)).toBe('BAD_USER_INPUT');
+    expect(missing.errors?.[0]?.message).toBe("Skill 'argy' requires argument 'count'");
+    const r = (await t.gql(ACTIVATE, { id: guarded, name: 'argy', args: '3 the big  picture' })).data?.activateSkill;
+    expect(r.outcome).toBe('ACTIVATED');
+    expect(r.process.turnRequestedAt).toBeTruthy();
+    expect(r.process.pending).toContainEqual({ sender: 'SKILL', senderName: 'admin', content: 'Count 3 about the big  picture' });
+    const again = (await t.gql(ACTIVATE, { id: guarded, name: 'argy', args: '4 more' })).data?.activateSkill;
+    expect(again.outcome).toBe('UPDATED');
+    expect(again.process.pending.filter((m: { content: string }) => m.content.startsWith('Count'))).toHaveLength(1);
+    expect(again.process.activeSkills.find((s: { name: string }) => s.name === 'argy').args).toBe('4 more');
+  });
+
+  it('injects the rest of the line as a user message for skills without arguments, fires shot skills without registering', async () => {
+    const beta = (await t.gql(ACTIVATE, { id: guarded, name: 'beta', args: 'please look at the logs' })).data?.activateSkill;
+    expect(beta.process.pending).toContainEqual({ sender: 'USER', senderName: 'admin', content: 'please look at the logs' });
+    const shot = (await t.gql(ACTIVATE, { id: guarded, name: 'shotty', args: 'tidy up' })).data?.activateSkill;
+    expect(shot.outcome).toBe('FIRED');
+    expect(shot.process.activeSkills.map((s: { name: string }) => s.name)).not.toContain('shotty');
+    expect(shot.process.pending).toContainEqual({ sender: 'SKILL', senderName: 'admin', content: 'Do the macro thing: tidy up' });
+  });
+
+  it('runs /skill lines: a locked recipe keeps its skills, list and bad lines', async () => {
+    expect(codeOf(await t.gql(COMMAND, { id: guarded, line: '/skill clear alpha' }))).toBe('FORBIDDEN');
+    const cleared = (await t.gql(COMMAND, { id: guarded, line: '/skill clear' })).data?.skillCommand;
+    expect(cleared.kind).toBe('CLEAR');
+    expect(cleared.process.activeSkills).toEqual([{ name: 'alpha' }]);
+    expect(cleared.message).toContain('Kept (locked recipe): alpha');
+    const list = (await t.gql(COMMAND, { id: guarded, line: '/skill list' })).data?.skillCommand;
+    expect(list.skills.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['alpha', 'beta']));
+    expect(list.skills.find((s: { name: string }) => s.name === 'alpha').active).toBe(true);
+    expect(codeOf(await t.gql(COMMAND, { id: guarded, line: 'hello there' }))).toBe('BAD_USER_INPUT');
+    const once = (await t.gql(COMMAND, { id: guarded, line: '/skill beta --once' })).data?.skillCommand;
+    expect(once.process.activeSkills.map((s: { name: string }) => s.name)).toContain('beta');
+  });
+
+  it('keeps non-user-invocable skills off /skill and out of completions', async () => {
+    expect(codeOf(await t.gql(ACTIVATE, { id: guarded, name: 'hidden' }))).toBe('FORBIDDEN');
+    const names = (await t.gql(`query { skillCompletions(processId: "${guarded}", prefix: "") }`)).data?.skillCompletions;
+    expect(names).toEqual(['alpha', 'argy', 'beta', 'shotty', 'spawny']);
+  });
+
+  it('runs activate:/deactivate: commands as stored guard state', async () => {
+    const on = (await t.gql(ACTIVATE, { id: open, name: 'alpha' })).data?.activateSkill;
+    expect(on.process.guards).toEqual([{ kind: 'SCRIPT', path: '_vance/guards/alpha.js' }]);
+    const off = await t.gql(`mutation { clearSkills(processId: "${open}", name: "alpha") { cleared process { guards { kind } activeSkills { name } } } }`);
+    expect(off.data?.clearSkills).toEqual({ cleared: ['alpha'], process: { guards: [], activeSkills: [] } });
+  });
+
+  it('spawns a fresh worker for a spawn skill; the caller keeps nothing', async () => {
+    const before = (await t.gql(PROCESS, { id: open })).data?.process;
+    const r = (await t.gql(ACTIVATE, { id: open, name: 'spawny', args: 'src/app.ts' })).data?.activateSkill;
+    expect(r.outcome).toBe('SPAWNED');
+    expect(r.child).toMatchObject({ name: 'spawny-1', parentId: open, activeSkills: [{ name: 'spawny', args: 'src/app.ts' }] });
+    expect(r.child.pending).toEqual([{ sender: 'SKILL', content: 'Review src/app.ts now.' }]);
+    const after = (await t.gql(PROCESS, { id: open })).data?.process;
+    expect(after.activeSkills).toEqual(before.activeSkills);
+    expect(after.pending).toEqual(before.pending);
+    const second = (await t.gql(ACTIVATE, { id: open, name: 'spawny' })).data?.activateSkill;
+    expect(second.child.name).toBe('spawny-2');
+  });
+
+  it('ends 50 concurrent activations and clears in the state a serial order gives', async () => {
+    const p = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'open', name: 'busy' } })).data!.spawnProcess.id;
+    const names = Array.from({ length: 50 }, (_, i) => `c${i}`);
+    const first = await Promise.all(names.map((name) => t.gql(ACTIVATE, { id: p, name })));
+    expect(first.filter((r) => r.errors)).toEqual([]);
+    expect((await t.gql(PROCESS, { id: p })).data?.process.activeSkills).toHaveLength(50);
+    // Half cleared, half re-activated (an update), all at once: 25 remain, whatever the order.
+    await Promise.all(names.map((name, i) => (i % 2 === 0
+      ? t.gql(`mutation { clearSkills(processId: "${p}", name: "${name}") { cleared } }`)
+      : t.gql(ACTIVATE, { id: p, name }))));
+    const after = (await t.gql(PROCESS, { id: p })).data?.process.activeSkills.map((s: { name: string }) => s.name).sort();
+    expect(after).toEqual(names.filter((_, i) => i % 2 === 1).sort());
+  }, 60_000);
+
+  it('hides processes from other users: NOT_FOUND, also for their events', async () => {
+    const other = (await t.gql(`mutation { createUser(login: "eve") { token } }`)).data!.createUser.token;
+    await t.gql(`mutation { addProjectMember(project: "ops", login: "eve") { role } }`);
+    expect(codeOf(await t.gql(PROCESS, { id: guarded }, other))).toBe('NOT_FOUND');
+    expect(codeOf(await t.gql(ACTIVATE, { id: guarded, name: 'beta' }, other))).toBe('NOT_FOUND');
+    const sub = collect(t.ws(other), `subscription { processEvents(processId: "${guarded}") { type } }`);
+    await sub.done;
+    const errors = (sub.error ?? sub.events[0]?.errors) as { extensions?: { code?: string } }[];
+    expect(errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
