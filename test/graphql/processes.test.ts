@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import { codeOf, collect, startTestVance, type TestVance } from './harness';
+import { ADMIN_TOKEN, codeOf, collect, startTestVance, type TestVance } from './harness';
 
 const PUT = `mutation Put($layer: Layer!, $path: String!, $content: String!) { putDocument(layer: $layer, path: $path, content: $content) { version } }`;
 const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id name recipe locked allowedSkills activeSkills { name fromRecipe oneShot source reason } } }`;
@@ -162,5 +162,38 @@ describe.each(testDatabases())('processes and skill activation over GraphQL ($na
     await sub.done;
     const errors = (sub.error ?? sub.events[0]?.errors) as { extensions?: { code?: string } }[];
     expect(errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe.each(testDatabases())('one-shot skills after a turn ($name)', (driver) => {
+  let db: Database;
+  let t: TestVance;
+  beforeAll(async () => {
+    db = await driver.open();
+    t = await startTestVance(db);
+    await t.gql(`mutation { createProject(name: "ops") { id } }`);
+    await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/alpha/SKILL.md', content: skill('alpha', 'activate:\n  - guard script _vance/guards/alpha.js\ndeactivate:\n  - guard clear\n') });
+    await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/beta/SKILL.md', content: skill('beta') });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await db?.close();
+  });
+
+  it('clears --once skills after the turn, running deactivate:, and keeps sticky ones', async () => {
+    const id = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'default' } })).data!.spawnProcess.id;
+    await t.gql(`mutation { skillCommand(processId: "${id}", line: "/skill alpha --once") { kind } }`);
+    await t.gql(ACTIVATE, { id, name: 'beta' });
+    const before = (await t.gql(PROCESS, { id })).data?.process;
+    expect(before.activeSkills.map((s: { name: string }) => s.name)).toEqual(['alpha', 'beta']);
+    expect(before.guards).toEqual([{ kind: 'SCRIPT' }]);
+    const { services } = t.vance;
+    const tenantId = (await services.identity.authenticate(ADMIN_TOKEN)).tenant.id;
+    const process = (await services.processes.deps.store.findProcess(tenantId, id))!;
+    const result = await services.activation.afterTurn(process);
+    expect(result.cleared).toEqual(['alpha']);
+    const after = (await t.gql(PROCESS, { id })).data?.process;
+    expect(after.activeSkills).toEqual([{ name: 'beta' }]);
+    expect(after.guards).toEqual([]);
   });
 });

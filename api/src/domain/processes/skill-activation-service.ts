@@ -62,6 +62,26 @@ export class SkillActivationService {
     });
   }
 
+  /**
+   * The one-shot clean-up after a turn (seed 000 §2a, §5d): `--once` and trigger activations are
+   * cleared, their `deactivate:` steps run best-effort. Called on the lane by the turn runner.
+   */
+  async afterTurn(process: Process): Promise<ClearResult> {
+    const { processes } = this.deps;
+    const oneShots = process.activeSkills.filter((r) => r.oneShot).map((r) => r.name);
+    if (oneShots.length === 0) return { process, cleared: [], kept: [] };
+    const scope = await processes.scopeOf(process);
+    let current = process;
+    const cleared: string[] = [];
+    for (const name of oneShots) {
+      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'One-shot: cleared after the turn.');
+      current = await processes.deps.store.update(current.tenantId, current.id, plan.patch);
+      await processes.deps.events.emit(current, ...plan.events);
+      cleared.push(...plan.cleared);
+    }
+    return { process: current, cleared, kept: [] };
+  }
+
   /** A `/skill …` line (seed 000 §6); anything else is BAD_USER_INPUT. */
   async command(principal: Principal, processId: string, line: string): Promise<SkillCommandResult> {
     const command = parseSkillCommand(line);
