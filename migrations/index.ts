@@ -3,5 +3,6 @@
  * (vitest, tsx) and from the compiled JavaScript. Append new migrations here.
  */
 import { Init1764500000000 } from './1764500000000-Init';
+import { Processes1764600000000 } from './1764600000000-Processes';
 
-export const MIGRATIONS = [Init1764500000000];
+export const MIGRATIONS = [Init1764500000000, Processes1764600000000];

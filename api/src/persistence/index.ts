@@ -4,3 +4,5 @@ export { TypeOrmDocumentStore } from './typeorm-document-store';
 export { TypeOrmIdentityStore } from './typeorm-identity-store';
 export { TypeOrmSettingsStore } from './typeorm-settings-store';
 export { PgEventBus, EventPayloadTooLargeError, channelName, type PgEventBusOptions } from './pg-event-bus';
+export { TypeOrmProcessStore } from './typeorm-process-store';
+export { PgLaneLock, laneLockFor, LANE_LOCK_NAMESPACE, type PgLaneLockOptions } from './pg-lane-lock';

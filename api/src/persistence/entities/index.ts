@@ -2,8 +2,12 @@
 import { ApiTokenEntity } from './api-token.entity';
 import { DocumentVersionEntity } from './document-version.entity';
 import { DocumentEntity } from './document.entity';
+import { MessageEntity, type MessageRole } from './message.entity';
+import { ProcessInboxEntity } from './process-inbox.entity';
+import { ProcessEntity } from './process.entity';
 import { ProjectMemberEntity } from './project-member.entity';
 import { ProjectEntity } from './project.entity';
+import { SessionEntity } from './session.entity';
 import { SettingEntity } from './setting.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
@@ -12,11 +16,16 @@ export {
   ApiTokenEntity,
   DocumentEntity,
   DocumentVersionEntity,
+  MessageEntity,
+  ProcessEntity,
+  ProcessInboxEntity,
   ProjectEntity,
   ProjectMemberEntity,
+  SessionEntity,
   SettingEntity,
   TenantEntity,
   UserEntity,
+  type MessageRole,
 };
 
 export const ENTITIES = [
@@ -28,4 +37,8 @@ export const ENTITIES = [
   DocumentEntity,
   DocumentVersionEntity,
   SettingEntity,
+  SessionEntity,
+  ProcessEntity,
+  ProcessInboxEntity,
+  MessageEntity,
 ];

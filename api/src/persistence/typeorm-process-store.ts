@@ -1,0 +1,400 @@
+/**
+ * The ProcessStore port on PostgreSQL/PGlite: sessions, processes and their inboxes (seed 004 §7,
+ * seed 000 §5d, DESIGN §3). Every statement filters by tenant (defence in depth on top of the
+ * composite foreign keys of the migration); a malformed id is "not found", never a driver error.
+ *
+ * Atomicity: `openSession` is one upsert; `update` is one transaction that locks the row
+ * (SELECT … FOR NO KEY UPDATE), runs the pure `mutate` on it and writes only the patched columns,
+ * so concurrent writers queue on the row lock and never lose an update. FOR NO KEY UPDATE rather
+ * than FOR UPDATE: it serialises writers of the row just the same, but does not block inserts into
+ * `process_inbox`/`messages`, whose foreign-key checks take a KEY SHARE lock on the process.
+ * Inside the transaction only `em` is used (PGlite has one session: STACK §4).
+ */
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Layer } from '../domain/cascade/layer';
+import { NotFoundError } from '../domain/errors';
+import type {
+  ActiveSkillRef,
+  MessageSender,
+  PendingMessage,
+  Process,
+  ProcessStatus,
+  RuntimeGuard,
+  Session,
+  ToolAdjustments,
+} from '../domain/processes/process';
+import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore } from '../domain/processes/process-store';
+import type { PromptMode } from '../domain/recipes/recipe';
+import { translateDbError } from './translate-db-error';
+import { escapeLike } from './typeorm-document-store';
+import { isUuid } from './uuid';
+
+interface SessionRow {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  user_id: string;
+  name: string;
+  created_at: Date;
+}
+
+interface ProcessRow {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  session_id: string;
+  user_id: string;
+  name: string;
+  parent_process_id: string | null;
+  status: ProcessStatus;
+  engine: string;
+  recipe_name: string | null;
+  recipe_source: Layer | null;
+  connection_profile: string | null;
+  active_skills: unknown;
+  allowed_skills_override: unknown;
+  locked: boolean;
+  engine_params: unknown;
+  prompt_override: string | null;
+  profile_append: string | null;
+  prompt_mode: PromptMode;
+  data_relay_correction: string | null;
+  tool_adjustments: unknown;
+  guards: unknown;
+  turn_requested_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface PendingRow {
+  id: string;
+  process_id: string;
+  sender: MessageSender;
+  sender_name: string;
+  content: string;
+  created_at: Date;
+}
+
+const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
+
+const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
+  recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked, engine_params,
+  prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
+  turn_requested_at, created_at, updated_at`;
+
+const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at';
+
+/**
+ * Insert or find in ONE statement, race-free: a concurrent opener of the same name waits for the
+ * other's row and then "updates" it (a no-op write that takes the row lock), so both get the same
+ * row. The WHERE keeps a row of another tenant untouched (nothing returned = not found); a project
+ * of another tenant never gets a row, the composite foreign key refuses it.
+ */
+const OPEN_SESSION = `
+  INSERT INTO sessions AS s (tenant_id, project_id, user_id, name) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (project_id, user_id, name) DO UPDATE SET name = EXCLUDED.name
+  WHERE s.tenant_id = EXCLUDED.tenant_id
+  RETURNING ${SESSION_COLUMNS}`;
+
+const INSERT_PROCESS = `
+  INSERT INTO processes (tenant_id, project_id, session_id, user_id, name, parent_process_id, engine,
+    recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked,
+    engine_params, prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $14::jsonb, $15, $16, $17, $18,
+    $19::jsonb, $20::jsonb)
+  RETURNING ${PROCESS_COLUMNS}`;
+
+export class TypeOrmProcessStore implements ProcessStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async openSession(tenantId: string, projectId: string, userId: string, name: string): Promise<Session> {
+    if (!isUuid(tenantId) || !isUuid(projectId)) throw new NotFoundError('Project', projectId);
+    if (!isUuid(userId)) throw new NotFoundError('User', userId);
+    let rows: SessionRow[];
+    try {
+      rows = await this.dataSource.query(OPEN_SESSION, [tenantId, projectId, userId, name]);
+    } catch (err) {
+      throw translateDbError(err, { fk_sessions_project: ['Project', projectId], fk_sessions_user: ['User', userId] });
+    }
+    // The (project, user, name) row exists under another tenant: the project is not the caller's.
+    if (!rows[0]) throw new NotFoundError('Project', projectId);
+    return toSession(rows[0]);
+  }
+
+  async findSession(tenantId: string, sessionId: string): Promise<Session | null> {
+    if (!isUuid(tenantId) || !isUuid(sessionId)) return null;
+    const rows: SessionRow[] = await this.dataSource.query(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, sessionId],
+    );
+    return rows[0] ? toSession(rows[0]) : null;
+  }
+
+  async listSessions(tenantId: string, projectId: string, userId: string | null): Promise<Session[]> {
+    if (!isUuid(tenantId) || !isUuid(projectId) || (userId !== null && !isUuid(userId))) return [];
+    const rows: SessionRow[] = await this.dataSource.query(
+      `SELECT ${SESSION_COLUMNS} FROM sessions
+       WHERE tenant_id = $1 AND project_id = $2 AND ($3::uuid IS NULL OR user_id = $3)
+       ORDER BY created_at, name, id`,
+      [tenantId, projectId, userId],
+    );
+    return rows.map(toSession);
+  }
+
+  async createProcess(process: NewProcess): Promise<Process> {
+    const { tenantId, projectId, sessionId, userId, name, parentProcessId } = process;
+    if (!isUuid(tenantId) || !isUuid(projectId) || !isUuid(sessionId)) throw new NotFoundError('Session', sessionId);
+    if (!isUuid(userId)) throw new NotFoundError('User', userId);
+    if (parentProcessId !== null) {
+      // The parent key is a plain foreign key (see the migration): its tenant is checked here. A
+      // process never changes tenant, so the check cannot go stale; a concurrent delete of the
+      // parent is still caught by the foreign key.
+      const parent: unknown[] = isUuid(parentProcessId)
+        ? await this.dataSource.query('SELECT 1 FROM processes WHERE tenant_id = $1 AND id = $2', [tenantId, parentProcessId])
+        : [];
+      if (parent.length === 0) throw new NotFoundError('Process', parentProcessId);
+    }
+    let rows: ProcessRow[];
+    try {
+      rows = await this.dataSource.query(INSERT_PROCESS, [
+        tenantId,
+        projectId,
+        sessionId,
+        userId,
+        name,
+        parentProcessId,
+        process.engine,
+        process.recipeName,
+        process.recipeSource,
+        process.connectionProfile,
+        JSON.stringify(process.activeSkills.map(skillRefToJson)),
+        process.allowedSkillsOverride === null ? null : JSON.stringify([...process.allowedSkillsOverride]),
+        process.locked,
+        JSON.stringify(process.engineParams),
+        process.promptOverride,
+        process.profileAppend,
+        process.promptMode,
+        process.dataRelayCorrectionOverride,
+        JSON.stringify(toolAdjustmentsToJson(process.toolAdjustments)),
+        JSON.stringify(process.guards.map(guardToJson)),
+      ]);
+    } catch (err) {
+      throw translateDbError(err, {
+        uq_processes_session_name: ['Process', name],
+        fk_processes_session: ['Session', sessionId],
+        fk_processes_user: ['User', userId],
+        fk_processes_parent: ['Process', parentProcessId ?? ''],
+      });
+    }
+    return toProcess(rows[0]!);
+  }
+
+  async findProcess(tenantId: string, processId: string): Promise<Process | null> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return null;
+    const rows: ProcessRow[] = await this.dataSource.query(
+      `SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, processId],
+    );
+    return rows[0] ? toProcess(rows[0]) : null;
+  }
+
+  async listProcesses(tenantId: string, projectId: string, sessionId: string | null): Promise<Process[]> {
+    if (!isUuid(tenantId) || !isUuid(projectId) || (sessionId !== null && !isUuid(sessionId))) return [];
+    const rows: ProcessRow[] = await this.dataSource.query(
+      `SELECT ${PROCESS_COLUMNS} FROM processes
+       WHERE tenant_id = $1 AND project_id = $2 AND ($3::uuid IS NULL OR session_id = $3)
+       ORDER BY created_at, name, id`,
+      [tenantId, projectId, sessionId],
+    );
+    return rows.map(toProcess);
+  }
+
+  async processNames(tenantId: string, sessionId: string, prefix: string): Promise<string[]> {
+    if (!isUuid(tenantId) || !isUuid(sessionId)) return [];
+    const rows: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT name FROM processes
+       WHERE tenant_id = $1 AND session_id = $2 AND name LIKE $3 ESCAPE '\\'
+       ORDER BY name`,
+      [tenantId, sessionId, `${escapeLike(prefix)}%`],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  async update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null): Promise<Process> {
+    if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
+    return this.dataSource.transaction(async (em) => {
+      const locked: ProcessRow[] = await em.query(
+        `SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+        [tenantId, processId],
+      );
+      if (!locked[0]) throw new NotFoundError('Process', processId);
+      const current = toProcess(locked[0]);
+      const patch = mutate(current);
+      if (patch === null) return current;
+      return (await writePatch(em, tenantId, processId, patch)) ?? current;
+    });
+  }
+
+  async appendPending(tenantId: string, processId: string, message: NewPendingMessage): Promise<PendingMessage> {
+    if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
+    let rows: PendingRow[];
+    try {
+      rows = await this.dataSource.query(
+        `INSERT INTO process_inbox (tenant_id, process_id, sender, sender_name, content) VALUES ($1, $2, $3, $4, $5)
+         RETURNING ${PENDING_COLUMNS}`,
+        [tenantId, processId, message.sender, message.senderName, message.content],
+      );
+    } catch (err) {
+      // The composite key (tenant_id, process_id) → processes also refuses another tenant's process.
+      throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
+    }
+    return toPending(rows[0]!);
+  }
+
+  async listPending(tenantId: string, processId: string): Promise<PendingMessage[]> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return [];
+    const rows: PendingRow[] = await this.dataSource.query(
+      `SELECT ${PENDING_COLUMNS} FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 ORDER BY seq`,
+      [tenantId, processId],
+    );
+    return rows.map(toPending);
+  }
+}
+
+/**
+ * Writes the given fields of `patch` (a key that is absent or undefined is left alone) and bumps
+ * updated_at. clock_timestamp(), not now(): now() is the start of a transaction that may have
+ * queued on the row lock, so a later writer could record an earlier time. An empty patch writes
+ * nothing (returns null).
+ */
+async function writePatch(em: EntityManager, tenantId: string, processId: string, patch: ProcessPatch): Promise<Process | null> {
+  const params: unknown[] = [tenantId, processId];
+  const sets: string[] = [];
+  const set = (column: string, value: unknown, cast: string) => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}::${cast}`);
+  };
+  if (patch.activeSkills !== undefined) set('active_skills', JSON.stringify(patch.activeSkills.map(skillRefToJson)), 'jsonb');
+  if (patch.guards !== undefined) set('guards', JSON.stringify(patch.guards.map(guardToJson)), 'jsonb');
+  if (patch.status !== undefined) set('status', patch.status, 'text');
+  if (patch.turnRequestedAt !== undefined) set('turn_requested_at', patch.turnRequestedAt, 'timestamptz');
+  if (sets.length === 0) return null;
+  // In a CTE because TypeORM answers a bare UPDATE with [rows, rowCount] instead of the rows.
+  const rows: ProcessRow[] = await em.query(
+    `WITH up AS (
+       UPDATE processes SET ${sets.join(', ')}, updated_at = clock_timestamp()
+       WHERE tenant_id = $1 AND id = $2
+       RETURNING ${PROCESS_COLUMNS}
+     ) SELECT ${PROCESS_COLUMNS} FROM up`,
+    params,
+  );
+  // The row is locked by this transaction, so the update always finds it.
+  return toProcess(rows[0]!);
+}
+
+// The jsonb shapes: exactly the domain fields, nothing a caller's object happens to carry besides.
+
+function skillRefToJson(ref: ActiveSkillRef): ActiveSkillRef {
+  return {
+    name: ref.name,
+    resolvedFromScope: ref.resolvedFromScope,
+    oneShot: ref.oneShot,
+    fromRecipe: ref.fromRecipe,
+    activatedAt: ref.activatedAt,
+    args: ref.args,
+    reason: ref.reason,
+  };
+}
+
+function guardToJson(guard: RuntimeGuard): RuntimeGuard {
+  return guard.kind === 'SCRIPT'
+    ? { kind: 'SCRIPT', path: guard.path, installedBy: guard.installedBy }
+    : { kind: 'INLINE', body: guard.body, installedBy: guard.installedBy };
+}
+
+function toolAdjustmentsToJson(t: ToolAdjustments): ToolAdjustments {
+  return { add: [...t.add], remove: [...t.remove], keep: [...t.keep], dropFirst: [...t.dropFirst], defer: [...t.defer] };
+}
+
+function toSession(row: SessionRow): Session {
+  return { id: row.id, tenantId: row.tenant_id, projectId: row.project_id, userId: row.user_id, name: row.name, createdAt: row.created_at };
+}
+
+function toProcess(row: ProcessRow): Process {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    projectId: row.project_id,
+    sessionId: row.session_id,
+    userId: row.user_id,
+    name: row.name,
+    parentProcessId: row.parent_process_id,
+    status: row.status,
+    engine: row.engine,
+    recipeName: row.recipe_name,
+    recipeSource: row.recipe_source,
+    connectionProfile: row.connection_profile,
+    activeSkills: array(row.active_skills).map(skillRefFromJson),
+    allowedSkillsOverride: row.allowed_skills_override === null ? null : array(row.allowed_skills_override).map(String),
+    locked: row.locked,
+    engineParams: isRecord(row.engine_params) ? row.engine_params : {},
+    promptOverride: row.prompt_override,
+    profileAppend: row.profile_append,
+    promptMode: row.prompt_mode,
+    dataRelayCorrectionOverride: row.data_relay_correction,
+    toolAdjustments: toolAdjustmentsFromJson(row.tool_adjustments),
+    guards: array(row.guards).map(guardFromJson),
+    turnRequestedAt: row.turn_requested_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+// Reading jsonb back: the columns only ever hold what the functions above wrote (the migration
+// checks the top-level types); missing optional members read as their empty value.
+
+function skillRefFromJson(value: unknown): ActiveSkillRef {
+  const ref = isRecord(value) ? value : {};
+  return {
+    name: String(ref.name ?? ''),
+    resolvedFromScope: ref.resolvedFromScope as Layer,
+    oneShot: ref.oneShot === true,
+    fromRecipe: ref.fromRecipe === true,
+    activatedAt: String(ref.activatedAt ?? ''),
+    args: typeof ref.args === 'string' ? ref.args : null,
+    reason: String(ref.reason ?? ''),
+  };
+}
+
+function guardFromJson(value: unknown): RuntimeGuard {
+  const guard = isRecord(value) ? value : {};
+  const installedBy = typeof guard.installedBy === 'string' ? guard.installedBy : null;
+  return guard.kind === 'SCRIPT'
+    ? { kind: 'SCRIPT', path: String(guard.path ?? ''), installedBy }
+    : { kind: 'INLINE', body: String(guard.body ?? ''), installedBy };
+}
+
+function toolAdjustmentsFromJson(value: unknown): ToolAdjustments {
+  const t = isRecord(value) ? value : {};
+  const list = (v: unknown) => array(v).map(String);
+  return { add: list(t.add), remove: list(t.remove), keep: list(t.keep), dropFirst: list(t.dropFirst), defer: list(t.defer) };
+}
+
+function toPending(row: PendingRow): PendingMessage {
+  return {
+    id: row.id,
+    processId: row.process_id,
+    sender: row.sender,
+    senderName: row.sender_name,
+    content: row.content,
+    createdAt: row.created_at,
+  };
+}
+
+function array(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
