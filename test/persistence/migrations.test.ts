@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, TypeOrmIdentityStore, type Database } from '../../api/src/persistence';
 import { testDatabases } from '../support/databases';
 
-const TABLES = ['api_tokens', 'document_versions', 'documents', 'project_members', 'projects', 'settings', 'tenants', 'users'];
+const TABLES = [
+  'api_tokens', 'document_versions', 'documents', 'messages', 'process_inbox', 'processes', 'project_members', 'projects',
+  'sessions', 'settings', 'tenants', 'users',
+];
+const MIGRATION_NAMES = ['Init1764500000000', 'Processes1764600000000'];
 
 const tablesOf = async (db: Database): Promise<string[]> =>
   (
@@ -24,7 +28,7 @@ describe('migrations on a file-backed PGlite data dir', () => {
     const dir = path.join(dataDir, 'nested', 'data'); // created on demand
     const logged: object[] = [];
     const logger = { info: (o: object) => void logged.push(o) };
-    expect(await migrate({ dataDir: dir, logger })).toEqual(['Init1764500000000']);
+    expect(await migrate({ dataDir: dir, logger })).toEqual(MIGRATION_NAMES);
     const db = await openDatabase({ dataDir: dir, logger });
     expect(db.driver).toBe('pglite');
     expect(logged.at(-1)).toMatchObject({ driver: 'pglite', migrationsApplied: [] });
@@ -52,10 +56,10 @@ describe.each(testDatabases())('the Init migration ($name)', (driver) => {
   it('creates every table and reverses cleanly with down', async () => {
     expect(await tablesOf(db)).toEqual(TABLES);
     expect(await db.dataSource.showMigrations()).toBe(false);
-    await db.dataSource.undoLastMigration({ transaction: 'all' });
+    for (let i = 0; i < MIGRATION_NAMES.length; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tablesOf(db)).toEqual([]);
     expect(await db.dataSource.showMigrations()).toBe(true);
-    expect((await db.dataSource.runMigrations()).map((m) => m.name)).toEqual(['Init1764500000000']);
+    expect((await db.dataSource.runMigrations()).map((m) => m.name)).toEqual(MIGRATION_NAMES);
     expect(await tablesOf(db)).toEqual(TABLES);
   });
 
@@ -89,7 +93,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('migrations on PostgreSQL', () => 
     const dbs = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     try {
       expect(opened.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-      expect(await dbs[0]!.dataSource.query('SELECT name FROM migrations')).toEqual([{ name: 'Init1764500000000' }]);
+      expect(await dbs[0]!.dataSource.query('SELECT name FROM migrations ORDER BY id')).toEqual(MIGRATION_NAMES.map((name) => ({ name })));
     } finally {
       await Promise.all(dbs.map((d) => d.close()));
       const client = new pg.Client({ connectionString: url });

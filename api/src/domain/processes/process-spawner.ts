@@ -1,6 +1,6 @@
 import type { CascadeScope } from '../cascade/scope';
 import { ENGINE_NAMES, isKnownEngine } from '../engines/engine-names';
-import { NameTakenError } from '../errors';
+import { InvalidInputError, NameTakenError } from '../errors';
 import type { Principal } from '../identity/principal';
 import type { RecipeResolution } from '../recipes/recipe-resolution';
 import type { RecipeResolver } from '../recipes/recipe-resolver';
@@ -29,6 +29,12 @@ export interface SpawnContext {
 }
 
 const DEFAULT_SESSION = 'default';
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+function checkName(name: string, field: string): string {
+  if (!NAME.test(name)) throw new InvalidInputError('INVALID_NAME', `Invalid ${field} '${name}': 1–63 characters of A-Z, a-z, 0-9, '.', '_', '-', starting with a letter or digit`, field);
+  return name;
+}
 const MAX_NAME_ATTEMPTS = 100;
 
 /**
@@ -47,7 +53,9 @@ export class ProcessSpawner {
       recipe: request.recipe ?? null, engine: request.engine ?? null, params: request.params ?? null, profile: request.profile ?? null,
     });
     if (!isKnownEngine(resolution.engine)) throw new UnknownEngineError(resolution.engine, ENGINE_NAMES);
-    const session = await this.deps.store.openSession(scope.tenantId, ctx.projectId, principal.user.id, request.session?.trim() || DEFAULT_SESSION);
+    const sessionName = checkName(request.session?.trim() || DEFAULT_SESSION, 'session');
+    if (request.name) checkName(request.name, 'name');
+    const session = await this.deps.store.openSession(scope.tenantId, ctx.projectId, principal.user.id, sessionName);
     const base: Omit<NewProcess, 'name'> = {
       tenantId: scope.tenantId,
       projectId: ctx.projectId,
