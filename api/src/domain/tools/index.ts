@@ -2,3 +2,4 @@
 export * from './tool-descriptor';
 export * from './select';
 export * from './builtin-tools';
+export * from './server-tool';

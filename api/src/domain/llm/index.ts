@@ -1,0 +1,2 @@
+export * from './model-provider';
+export * from './errors';
