@@ -1,0 +1,398 @@
+/**
+ * The real model providers, all behind the one ModelProvider port, through the AI SDK (`ai` v6):
+ *
+ *   name               settings (cascaded project → tenant → environment)                 SDK model
+ *   openai             ai.openai.apiKey (required), ai.openai.baseUrl                       createOpenAI(...).chat (chat completions)
+ *   anthropic          ai.anthropic.apiKey (required), ai.anthropic.baseUrl                 createAnthropic
+ *   gemini / google    ai.<name>.apiKey (required; the other name is read as a fallback),   createGoogleGenerativeAI
+ *                      ai.<name>.baseUrl
+ *   ollama             ai.ollama.baseUrl (default http://127.0.0.1:11434/api), ai.ollama.apiKey
+ *                      (optional, sent as a bearer token for Ollama Cloud)                  createOllama (ollama-ai-provider-v2)
+ *   openai-compatible  ai.openai-compatible.baseUrl (required), ai.openai-compatible.apiKey  createOpenAICompatible
+ *   lmstudio           ai.lmstudio.baseUrl (default http://127.0.0.1:1234/v1), apiKey        createOpenAICompatible
+ *
+ * Every provider also reads `ai.<name>.timeoutMs` (default 120 000): the longest wait for the first
+ * stream part and between two parts; past it the call is aborted with PROVIDER_TIMEOUT.
+ *
+ * One call = one model step (`stopWhen: stepCountIs(1)`): tools are declared WITHOUT `execute`, so the
+ * SDK hands the tool calls back and our engine runs the tool loop. No SDK retries (`maxRetries: 0`):
+ * a failed call fails the turn and keeps the inbox.
+ *
+ * Sampling (seed 004 §5c): what a provider does not support is dropped here, silently —
+ *   topK: not for openai / openai-compatible / lmstudio;  seed, frequencyPenalty, presencePenalty:
+ *   not for anthropic;  frequencyPenalty, presencePenalty: not for ollama.  seed is cast to a 32-bit
+ *   integer (Java's (int) cast: values beyond 2^31 keep their low bits).  Anthropic requires a token
+ *   cap: maxTokens defaults to 4096 there.
+ *
+ * Errors become ModelCallError: PROVIDER_NOT_CONFIGURED (names the setting to set), PROVIDER_UNAVAILABLE
+ * (no connection), PROVIDER_ERROR (an HTTP error with its status and the provider's message, a stream
+ * that broke off, anything else), PROVIDER_TIMEOUT. The API key is scrubbed from every message. An abort
+ * through `request.signal` is not a provider failure: the signal's reason is rethrown as is.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, RetryError, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import type { JSONSchema7, LanguageModel, ModelMessage, ToolSet } from 'ai';
+import { createOllama } from 'ollama-ai-provider-v2';
+import { ModelCallError } from '../domain/llm/errors';
+import type { ChatMessage, FinishReason, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
+import type { SamplingParams } from '../domain/recipes/sampling-params';
+import type { SettingsReader } from '../domain/settings/settings-reader';
+
+export const AI_SDK_PROVIDER_NAMES = ['openai', 'anthropic', 'gemini', 'google', 'ollama', 'openai-compatible', 'lmstudio'] as const;
+export type AiSdkProviderName = (typeof AI_SDK_PROVIDER_NAMES)[number];
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/api';
+export const LMSTUDIO_DEFAULT_BASE_URL = 'http://127.0.0.1:1234/v1';
+
+type FetchFunction = typeof globalThis.fetch;
+
+export interface AiSdkProviderOptions {
+  /** A fetch to use instead of the global one (tests, proxies). */
+  readonly fetch?: FetchFunction;
+}
+
+/** Which §5c sampling params a provider takes; the others are dropped silently. */
+export interface SamplingCoverage {
+  readonly topK: boolean;
+  readonly seed: boolean;
+  readonly frequencyPenalty: boolean;
+  readonly presencePenalty: boolean;
+  /** A maxTokens the provider needs when none is set (Anthropic: required). */
+  readonly defaultMaxTokens: number | null;
+}
+
+const FULL: SamplingCoverage = { topK: true, seed: true, frequencyPenalty: true, presencePenalty: true, defaultMaxTokens: null };
+export const SAMPLING_COVERAGE: Readonly<Record<AiSdkProviderName, SamplingCoverage>> = {
+  openai: { ...FULL, topK: false },
+  'openai-compatible': { ...FULL, topK: false },
+  lmstudio: { ...FULL, topK: false },
+  anthropic: { ...FULL, seed: false, frequencyPenalty: false, presencePenalty: false, defaultMaxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS },
+  gemini: FULL,
+  google: FULL,
+  ollama: { ...FULL, frequencyPenalty: false, presencePenalty: false },
+};
+
+export function isAiSdkProvider(name: string): name is AiSdkProviderName {
+  return (AI_SDK_PROVIDER_NAMES as readonly string[]).includes(name);
+}
+
+interface ResolvedModel {
+  readonly model: LanguageModel;
+  readonly secrets: readonly string[];
+  readonly timeoutMs: number;
+}
+
+export class AiSdkProvider implements ModelProvider {
+  constructor(private readonly options: AiSdkProviderOptions = {}) {}
+
+  async *stream(request: ModelCallRequest): AsyncIterable<ModelStreamEvent> {
+    const provider = request.provider.toLowerCase();
+    if (!isAiSdkProvider(provider)) throw new ModelCallError('UNKNOWN_PROVIDER', `Unknown model provider "${request.provider}"`, request.provider);
+    if (request.signal?.aborted) throw abortReason(request.signal);
+    const resolved = await this.resolveModel(provider, request.model, request.settings);
+
+    const timeout = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => timeout.abort(new Error('timeout')), resolved.timeoutMs);
+    };
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+    let received = false;
+
+    const fail = (error: unknown): unknown => {
+      if (request.signal?.aborted) return abortReason(request.signal);
+      if (timeout.signal.aborted) {
+        return new ModelCallError('PROVIDER_TIMEOUT', `${provider} (model ${request.model}) did not answer within ${resolved.timeoutMs} ms`, provider);
+      }
+      return toModelCallError(error, provider, received, resolved.secrets);
+    };
+
+    arm();
+    try {
+      const tools = toToolSet(request.tools);
+      const result = streamText({
+        model: resolved.model,
+        messages: toModelMessages(request.messages, provider),
+        // Our system messages are composed by the server (engine prompt, recipe prefix, skills), not user input.
+        allowSystemInMessages: true,
+        ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
+        ...toCallSettings(request.sampling, SAMPLING_COVERAGE[provider]),
+        stopWhen: stepCountIs(1),
+        maxRetries: 0,
+        abortSignal: signal,
+        // The SDK's default onError logs to the console; failures reach us as 'error' parts instead.
+        onError: () => undefined,
+      });
+
+      let finished = false;
+      for await (const part of result.fullStream) {
+        arm();
+        switch (part.type) {
+          case 'text-delta':
+            received = true;
+            if (part.text !== '') yield { type: 'text-delta', text: part.text };
+            break;
+          case 'tool-call':
+            received = true;
+            yield { type: 'tool-call', call: { id: part.toolCallId, name: part.toolName, arguments: toArguments(part.input) } };
+            break;
+          case 'reasoning-delta':
+          case 'tool-input-start':
+          case 'tool-input-delta':
+          case 'text-start':
+            received = true;
+            break;
+          case 'error':
+            throw fail(part.error);
+          case 'abort':
+            throw fail(new Error('aborted'));
+          case 'finish':
+            finished = true;
+            yield {
+              type: 'finish',
+              reason: toFinishReason(part.finishReason),
+              usage: { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 },
+            };
+            break;
+          default:
+            break;
+        }
+      }
+      if (!finished) throw fail(new Error('the stream ended without a finish'));
+    } catch (error) {
+      if (error instanceof ModelCallError) throw error;
+      throw fail(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async resolveModel(provider: AiSdkProviderName, model: string, settings: SettingsReader): Promise<ResolvedModel> {
+    const fetch = this.options.fetch;
+    const setting = async (key: string) => {
+      const value = (await settings.get(key))?.trim();
+      return value === undefined || value === '' ? undefined : value;
+    };
+    const required = async (key: string, what: string) => {
+      const value = await setting(key);
+      if (value === undefined) throw new ModelCallError('PROVIDER_NOT_CONFIGURED', `Model provider ${provider} is not configured: set ${key} (${what})`, provider);
+      return value;
+    };
+    const timeoutMs = parseTimeout(await setting(`ai.${provider}.timeoutMs`));
+    const baseURL = await setting(`ai.${provider}.baseUrl`);
+
+    switch (provider) {
+      case 'openai': {
+        const apiKey = await required('ai.openai.apiKey', 'the API key');
+        return { model: createOpenAI({ apiKey, baseURL, fetch }).chat(model), secrets: [apiKey], timeoutMs };
+      }
+      case 'anthropic': {
+        const apiKey = await required('ai.anthropic.apiKey', 'the API key');
+        return { model: createAnthropic({ apiKey, baseURL, fetch })(model), secrets: [apiKey], timeoutMs };
+      }
+      case 'gemini':
+      case 'google': {
+        const other = provider === 'gemini' ? 'google' : 'gemini';
+        const apiKey = (await setting(`ai.${provider}.apiKey`)) ?? (await setting(`ai.${other}.apiKey`));
+        if (apiKey === undefined) throw new ModelCallError('PROVIDER_NOT_CONFIGURED', `Model provider ${provider} is not configured: set ai.${provider}.apiKey (the API key)`, provider);
+        const base = baseURL ?? (await setting(`ai.${other}.baseUrl`));
+        return { model: createGoogleGenerativeAI({ apiKey, baseURL: base, fetch })(model), secrets: [apiKey], timeoutMs };
+      }
+      case 'ollama': {
+        const apiKey = await setting('ai.ollama.apiKey');
+        const ollama = createOllama({ baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL, fetch, ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
+        return { model: ollama(model), secrets: apiKey ? [apiKey] : [], timeoutMs };
+      }
+      case 'openai-compatible':
+      case 'lmstudio': {
+        const base = provider === 'lmstudio' ? (baseURL ?? LMSTUDIO_DEFAULT_BASE_URL) : await required(`ai.${provider}.baseUrl`, 'the endpoint, e.g. http://127.0.0.1:8000/v1');
+        const apiKey = await setting(`ai.${provider}.apiKey`);
+        const compatible = createOpenAICompatible({ name: provider, baseURL: base, apiKey, fetch, includeUsage: true });
+        return { model: compatible.chatModel(model), secrets: apiKey ? [apiKey] : [], timeoutMs };
+      }
+    }
+  }
+}
+
+function parseTimeout(raw: string | undefined): number {
+  const value = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_TIMEOUT_MS;
+}
+
+/** Our sampling params → the SDK's call settings, per the §5c coverage table. */
+export function toCallSettings(sampling: SamplingParams, coverage: SamplingCoverage) {
+  const maxTokens = sampling.maxTokens ?? coverage.defaultMaxTokens;
+  return {
+    temperature: sampling.temperature,
+    ...(maxTokens !== null ? { maxOutputTokens: maxTokens } : {}),
+    ...(sampling.topP !== null ? { topP: sampling.topP } : {}),
+    ...(sampling.topK !== null && coverage.topK ? { topK: sampling.topK } : {}),
+    ...(sampling.stopSequences !== null && sampling.stopSequences.length > 0 ? { stopSequences: [...sampling.stopSequences] } : {}),
+    ...(sampling.seed !== null && coverage.seed ? { seed: toInt32(sampling.seed) } : {}),
+    ...(sampling.frequencyPenalty !== null && coverage.frequencyPenalty ? { frequencyPenalty: sampling.frequencyPenalty } : {}),
+    ...(sampling.presencePenalty !== null && coverage.presencePenalty ? { presencePenalty: sampling.presencePenalty } : {}),
+  };
+}
+
+/** Java's (int) cast of a long: keep the low 32 bits, two's complement. */
+export function toInt32(value: number): number {
+  return Number(BigInt.asIntN(32, BigInt(Math.trunc(value))));
+}
+
+/**
+ * Our messages → the SDK's. Assistant tool calls become tool-call parts, tool results tool-result
+ * parts (consecutive results share one tool message). Anthropic takes system text only at the start:
+ * a system message after the conversation began is sent there as a user message marked `[system]`.
+ */
+export function toModelMessages(messages: readonly ChatMessage[], provider: string): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  let conversationStarted = false;
+  for (const m of messages) {
+    switch (m.role) {
+      case 'system':
+        if (conversationStarted && provider === 'anthropic') out.push({ role: 'user', content: `[system] ${m.content}` });
+        else out.push({ role: 'system', content: m.content });
+        break;
+      case 'user':
+        conversationStarted = true;
+        out.push({ role: 'user', content: m.content });
+        break;
+      case 'assistant':
+        conversationStarted = true;
+        if (m.toolCalls && m.toolCalls.length > 0) {
+          out.push({
+            role: 'assistant',
+            content: [
+              ...(m.content !== '' ? [{ type: 'text' as const, text: m.content }] : []),
+              ...m.toolCalls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.arguments })),
+            ],
+          });
+        } else {
+          out.push({ role: 'assistant', content: m.content });
+        }
+        break;
+      case 'tool': {
+        conversationStarted = true;
+        const part = {
+          type: 'tool-result' as const,
+          toolCallId: m.toolCallId,
+          toolName: m.toolName,
+          output: m.isError ? { type: 'error-text' as const, value: m.content } : { type: 'text' as const, value: m.content },
+        };
+        const previous = out[out.length - 1];
+        if (previous?.role === 'tool') previous.content.push(part);
+        else out.push({ role: 'tool', content: [part] });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Tools without `execute`: the SDK returns the calls to us. Undefined when there are none. */
+export function toToolSet(tools: readonly ToolSpec[]): ToolSet | undefined {
+  if (tools.length === 0) return undefined;
+  const set: ToolSet = {};
+  for (const t of tools) {
+    const schema = { type: 'object', properties: {}, ...t.parameters } as JSONSchema7;
+    set[t.name] = tool({ description: t.description, inputSchema: jsonSchema<Record<string, unknown>>(schema) });
+  }
+  return set;
+}
+
+function toArguments(input: unknown): Record<string, unknown> {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = value.trim() === '' ? {} : JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function toFinishReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'tool-calls':
+    case 'length':
+    case 'content-filter':
+    case 'error':
+      return reason;
+    default:
+      return 'other';
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+
+/** Any failure → ModelCallError, with the API key(s) scrubbed from the message. */
+export function toModelCallError(error: unknown, provider: string, received: boolean, secrets: readonly string[]): ModelCallError {
+  let e = error;
+  if (RetryError.isInstance(e)) e = e.lastError;
+  const scrub = (text: string) => scrubSecrets(text, secrets);
+  if (APICallError.isInstance(e)) {
+    if (e.statusCode !== undefined) {
+      const detail = providerMessage(e.responseBody) ?? e.message;
+      return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} answered HTTP ${e.statusCode}: ${detail}`), provider);
+    }
+    if (!received) return new ModelCallError('PROVIDER_UNAVAILABLE', scrub(`${provider} is unreachable${urlNote(e.url)}: ${e.message}`), provider);
+    return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} stream broke off: ${e.message}`), provider);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  if (!received && hasConnectionCode(e)) return new ModelCallError('PROVIDER_UNAVAILABLE', scrub(`${provider} is unreachable: ${message}`), provider);
+  if (received || /terminated|socket|ECONNRESET|aborted/i.test(message)) {
+    return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} stream broke off: ${message}`), provider);
+  }
+  return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} call failed: ${message}`), provider);
+}
+
+function providerMessage(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = (parsed as { error?: unknown }).error;
+    if (typeof error === 'string') return error;
+    const message = (error as { message?: unknown } | undefined)?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return body.length > 300 ? `${body.slice(0, 300)}…` : body;
+  }
+}
+
+function urlNote(url: string | undefined): string {
+  if (!url) return '';
+  try {
+    return ` at ${new URL(url).origin}`;
+  } catch {
+    return '';
+  }
+}
+
+function hasConnectionCode(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Removes the keys themselves and anything shaped like an API key (sk-…, with providers' own masking). */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out.replace(/\b(sk|key|AIza)[-_A-Za-z0-9*]{8,}/g, '[redacted]');
+}
