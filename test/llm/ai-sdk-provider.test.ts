@@ -342,3 +342,40 @@ describe('AiSdkProvider — OpenAI-compatible endpoints and configuration', () =
     expect(toInt32(-5)).toBe(-5);
   });
 });
+
+describe('AiSdkProvider — Ollama over NDJSON', () => {
+  const line = (res: import('node:http').ServerResponse, value: unknown) => res.write(`${JSON.stringify(value)}\n`);
+  const chunk = (content: string, extra: Record<string, unknown> = {}) => ({ model: 'llama', created_at: '2026-01-01T00:00:00Z', done: false, message: { role: 'assistant', content }, ...extra });
+
+  it('streams text from /api/chat and sends sampling in options (num_predict, top_k, seed; no penalties)', async () => {
+    server.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      line(res, chunk('Hi '));
+      line(res, chunk('there'));
+      line(res, { ...chunk(''), done: true, done_reason: 'stop', prompt_eval_count: 12, eval_count: 2 });
+      res.end();
+    };
+    const events = await collect(provider.stream(request('ollama', { 'ai.ollama.baseUrl': `${server.baseUrl}/api` })));
+    expect(text(events)).toBe('Hi there');
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop', usage: { inputTokens: 12, outputTokens: 2 } });
+    const [req] = server.requests;
+    expect(req?.path).toBe('/api/chat');
+    expect(req?.headers.authorization).toBeUndefined();
+    expect(req?.body.model).toBe('ollama-model');
+    expect(req?.body.options).toEqual({ temperature: 0.2, num_predict: 256, top_p: 0.9, top_k: 40, stop: ['END'], seed: 1 });
+    expect(JSON.stringify(req?.body)).not.toMatch(/frequency|presence/);
+  });
+
+  it('returns a tool call (Ollama sends the arguments whole)', async () => {
+    server.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      line(res, { ...chunk(''), message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'workspace_read', arguments: { path: 'x.md' } } }] } });
+      line(res, { ...chunk(''), done: true, done_reason: 'stop', prompt_eval_count: 3, eval_count: 4 });
+      res.end();
+    };
+    const events = await collect(provider.stream(request('ollama', { 'ai.ollama.baseUrl': `${server.baseUrl}/api`, 'ai.ollama.apiKey': KEY })));
+    const call = events.find((e) => e.type === 'tool-call');
+    expect(call).toMatchObject({ type: 'tool-call', call: { name: 'workspace_read', arguments: { path: 'x.md' } } });
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+});

@@ -22,7 +22,8 @@
  *   topK: not for openai / openai-compatible / lmstudio;  seed, frequencyPenalty, presencePenalty:
  *   not for anthropic;  frequencyPenalty, presencePenalty: not for ollama.  seed is cast to a 32-bit
  *   integer (Java's (int) cast: values beyond 2^31 keep their low bits).  Anthropic requires a token
- *   cap: maxTokens defaults to 4096 there.
+ *   cap: maxTokens defaults to 4096 there.  Ollama gets its sampling in `options` (num_predict, top_k,
+ *   seed, stop, ...) through providerOptions, the only way ollama-ai-provider-v2 forwards them.
  *
  * Errors become ModelCallError: PROVIDER_NOT_CONFIGURED (names the setting to set), PROVIDER_UNAVAILABLE
  * (no connection), PROVIDER_ERROR (an HTTP error with its status and the provider's message, a stream
@@ -122,7 +123,7 @@ export class AiSdkProvider implements ModelProvider {
         // Our system messages are composed by the server (engine prompt, recipe prefix, skills), not user input.
         allowSystemInMessages: true,
         ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
-        ...toCallSettings(request.sampling, SAMPLING_COVERAGE[provider]),
+        ...(provider === 'ollama' ? toOllamaSettings(request.sampling) : toCallSettings(request.sampling, SAMPLING_COVERAGE[provider])),
         stopWhen: stepCountIs(1),
         maxRetries: 0,
         abortSignal: signal,
@@ -238,6 +239,23 @@ export function toCallSettings(sampling: SamplingParams, coverage: SamplingCover
     ...(sampling.frequencyPenalty !== null && coverage.frequencyPenalty ? { frequencyPenalty: sampling.frequencyPenalty } : {}),
     ...(sampling.presencePenalty !== null && coverage.presencePenalty ? { presencePenalty: sampling.presencePenalty } : {}),
   };
+}
+
+/**
+ * Ollama's /api/chat reads sampling from `options` (temperature, top_p, top_k, seed, stop, num_predict);
+ * ollama-ai-provider-v2 only forwards those through providerOptions.ollama.options, so they go there.
+ * Penalties are not mapped (§5c: ignored for Ollama).
+ */
+export function toOllamaSettings(sampling: SamplingParams) {
+  const options = {
+    temperature: sampling.temperature,
+    ...(sampling.maxTokens !== null ? { num_predict: sampling.maxTokens } : {}),
+    ...(sampling.topP !== null ? { top_p: sampling.topP } : {}),
+    ...(sampling.topK !== null ? { top_k: sampling.topK } : {}),
+    ...(sampling.stopSequences !== null && sampling.stopSequences.length > 0 ? { stop: [...sampling.stopSequences] } : {}),
+    ...(sampling.seed !== null ? { seed: toInt32(sampling.seed) } : {}),
+  };
+  return { providerOptions: { ollama: { options } } };
 }
 
 /** Java's (int) cast of a long: keep the low 32 bits, two's complement. */
