@@ -3,6 +3,7 @@
  * labels recipes select them by (`@read`, `@write`, `@side-effect`, `@destructive`, `@executive`).
  * THIS IS THE CATALOG ONLY: the turns issue backs each entry with an implementation and may add
  * more; until then recipes, profiles and the resolver preview are computed against this list.
+ * The implemented ones live in builtin/ (createBuiltinTools) with these same labels (a test checks).
  *
  * Label meanings (seed 004 §6.1): `read` has no effect; `write` changes project data; `side-effect`
  * reaches outside the project; `destructive` deletes or wipes (recipes remove it wholesale);
@@ -17,12 +18,12 @@ export const BUILTIN_TOOLS: readonly ToolDescriptor[] = Object.freeze([
   tool('whoami', ['read'], 'The current user, tenant and project'),
   tool('current_time', ['read'], 'The current date and time'),
   tool('how_do_i', ['read', 'manual'], 'Answer a how-to question from the manuals'),
-  tool('manual_list', ['read', 'manual'], 'List the manuals of the recipe manualPaths (seed 004 §6b)'),
-  tool('manual_read', ['read', 'manual'], 'Read one manual by name (seed 004 §6b)'),
-  tool('recipe_list', ['read', 'recipe'], 'The effective recipe catalog of this project (seed 004 §8)'),
-  tool('recipe_describe', ['read', 'recipe'], 'The full document of one recipe (seed 004 §8)'),
-  tool('skill_reference_doc', ['read', 'skill'], 'Load an ON_DEMAND reference doc of an active skill (seed 000 §5c)'),
-  tool('process_spawn', ['executive', 'process'], 'Spawn a worker process from a recipe (seed 004 §9)'),
+  tool('manual_list', ['read', 'docs'], 'List the manuals of the recipe manualPaths (seed 004 §6b)'),
+  tool('manual_read', ['read', 'docs'], 'Read one manual by name (seed 004 §6b)'),
+  tool('recipe_list', ['read', 'recipes'], 'The effective recipe catalog of this project (seed 004 §8)'),
+  tool('recipe_describe', ['read', 'recipes'], 'The full document of one recipe (seed 004 §8)'),
+  tool('skill_reference_doc', ['read', 'skills'], 'Load an ON_DEMAND reference doc of an active skill (seed 000 §5c)'),
+  tool('process_spawn', ['side-effect', 'executive', 'process'], 'Spawn a worker process from a recipe (seed 004 §9)'),
   tool('process_status', ['read', 'process'], 'The status of a spawned process'),
   tool('process_list', ['read', 'process'], 'The processes of this session'),
   tool('process_stop', ['executive', 'process'], 'Stop a spawned process'),
