@@ -379,3 +379,66 @@ describe('AiSdkProvider — Ollama over NDJSON', () => {
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 });
+
+describe('AiSdkProvider — Gemini over SSE', () => {
+  it('streams text and a function call; sends every §5c param in generationConfig with x-goog-api-key', async () => {
+    server.handler = (_req, res) => {
+      const s = sse(res);
+      s.data({ candidates: [{ content: { parts: [{ text: 'Reading ' }], role: 'model' }, index: 0 }] });
+      s.data({ candidates: [{ content: { parts: [{ text: 'now.' }], role: 'model' }, index: 0 }] });
+      s.data({
+        candidates: [{ content: { parts: [{ functionCall: { name: 'workspace_read', args: { path: 'g.md' } } }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 17, candidatesTokenCount: 5, totalTokenCount: 22 },
+      });
+      s.end();
+    };
+    // gemini falls back to ai.google.apiKey
+    const events = await collect(provider.stream(request('gemini', { 'ai.google.apiKey': KEY, 'ai.gemini.baseUrl': `${server.baseUrl}/v1beta` })));
+    expect(text(events)).toBe('Reading now.');
+    expect(events.find((e) => e.type === 'tool-call')).toMatchObject({ call: { name: 'workspace_read', arguments: { path: 'g.md' } } });
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls', usage: { inputTokens: 17, outputTokens: 5 } });
+    const [req] = server.requests;
+    expect(req?.path).toBe('/v1beta/models/gemini-model:streamGenerateContent?alt=sse');
+    expect(req?.headers['x-goog-api-key']).toBe(KEY);
+    expect(req?.body.systemInstruction).toEqual({ parts: [{ text: 'You are a worker.' }] });
+    expect(req?.body.generationConfig).toMatchObject({
+      temperature: 0.2, maxOutputTokens: 256, topP: 0.9, topK: 40, stopSequences: ['END'], seed: 1, frequencyPenalty: 0.5, presencePenalty: 0.25,
+    });
+    expect(JSON.stringify(req?.body.tools)).toContain('"name":"workspace_read"');
+  });
+});
+
+describe('AiSdkProvider — odd tool calls are passed on for the engine to refuse', () => {
+  const settings = () => ({ 'ai.openai.apiKey': KEY, 'ai.openai.baseUrl': `${server.baseUrl}/v1` });
+
+  it('a call to a tool not offered keeps its name; unparsable arguments become {}', async () => {
+    server.handler = (_req, res) => {
+      const s = sse(res);
+      s.data(openai.toolStart(0, 'c1', 'workspace_read'));
+      s.data(openai.toolArgs(0, '{"path": '));
+      s.data(openai.toolStart(1, 'c2', 'workspace_delete'));
+      s.data(openai.toolArgs(1, '{"path":"x"}'));
+      s.data(openai.finish('tool_calls'));
+      s.data('[DONE]');
+      s.end();
+    };
+    const events = await collect(provider.stream(request('openai', settings())));
+    expect(events.filter((e) => e.type === 'tool-call')).toEqual([
+      { type: 'tool-call', call: { id: 'c1', name: 'workspace_read', arguments: {} } },
+      { type: 'tool-call', call: { id: 'c2', name: 'workspace_delete', arguments: { path: 'x' } } },
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'tool-calls' });
+  });
+
+  it('an error event inside the stream becomes PROVIDER_ERROR', async () => {
+    server.handler = (_req, res) => {
+      const s = sse(res);
+      s.data(openai.text('a', true));
+      s.data({ error: { message: 'overloaded', type: 'server_error' } });
+      s.end();
+    };
+    const error = await failure(provider.stream(request('openai', settings())));
+    expect(error.code).toBe('PROVIDER_ERROR');
+    expect(error.message).toContain('overloaded');
+  });
+});

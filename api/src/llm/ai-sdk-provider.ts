@@ -368,12 +368,28 @@ export function toModelCallError(error: unknown, provider: string, received: boo
     if (!received) return new ModelCallError('PROVIDER_UNAVAILABLE', scrub(`${provider} is unreachable${urlNote(e.url)}: ${e.message}`), provider);
     return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} stream broke off: ${e.message}`), provider);
   }
-  const message = e instanceof Error ? e.message : String(e);
+  if (!(e instanceof Error)) {
+    // An error the provider reported inside the stream (e.g. OpenAI's `data: {"error": {...}}`).
+    return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} reported an error: ${describe(e)}`), provider);
+  }
+  const message = e.message;
   if (!received && hasConnectionCode(e)) return new ModelCallError('PROVIDER_UNAVAILABLE', scrub(`${provider} is unreachable: ${message}`), provider);
   if (received || /terminated|socket|ECONNRESET|aborted/i.test(message)) {
     return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} stream broke off: ${message}`), provider);
   }
   return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} call failed: ${message}`), provider);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const message = (value as { message?: unknown } | null)?.message;
+  if (typeof message === 'string') return message;
+  try {
+    const json = JSON.stringify(value);
+    return json.length > 300 ? `${json.slice(0, 300)}…` : json;
+  } catch {
+    return String(value);
+  }
 }
 
 function providerMessage(body: string | undefined): string | undefined {
