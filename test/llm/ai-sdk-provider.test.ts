@@ -3,7 +3,7 @@ import { ModelCallError } from '../../api/src/domain/llm/errors';
 import type { ChatMessage, ModelCallRequest, ModelStreamEvent, ToolSpec } from '../../api/src/domain/llm/model-provider';
 import type { SamplingParams } from '../../api/src/domain/recipes/sampling-params';
 import { StaticSettings } from '../../api/src/domain/settings/settings-reader';
-import { AiSdkProvider, toInt32 } from '../../api/src/llm/ai-sdk-provider';
+import { AiSdkProvider, toInt32, toModelMessages } from '../../api/src/llm/ai-sdk-provider';
 import { FakeLlmServer, anthropic, jsonError, openai, sse } from './fake-llm-server';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -393,12 +393,12 @@ describe('AiSdkProvider — Gemini over SSE', () => {
       s.end();
     };
     // gemini falls back to ai.google.apiKey
-    const events = await collect(provider.stream(request('gemini', { 'ai.google.apiKey': KEY, 'ai.gemini.baseUrl': `${server.baseUrl}/v1beta` })));
+    const events = await collect(provider.stream(request('gemini', { 'ai.google.apiKey': KEY, 'ai.gemini.baseUrl': `${server.baseUrl}/v1beta` }, { model: 'gemini-2.5-flash' })));
     expect(text(events)).toBe('Reading now.');
     expect(events.find((e) => e.type === 'tool-call')).toMatchObject({ call: { name: 'workspace_read', arguments: { path: 'g.md' } } });
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls', usage: { inputTokens: 17, outputTokens: 5 } });
     const [req] = server.requests;
-    expect(req?.path).toBe('/v1beta/models/gemini-model:streamGenerateContent?alt=sse');
+    expect(req?.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(req?.headers['x-goog-api-key']).toBe(KEY);
     expect(req?.body.systemInstruction).toEqual({ parts: [{ text: 'You are a worker.' }] });
     expect(req?.body.generationConfig).toMatchObject({
@@ -440,5 +440,70 @@ describe('AiSdkProvider — odd tool calls are passed on for the engine to refus
     const error = await failure(provider.stream(request('openai', settings())));
     expect(error.code).toBe('PROVIDER_ERROR');
     expect(error.message).toContain('overloaded');
+  });
+});
+
+describe('AiSdkProvider — lifecycle', () => {
+  const settings = () => ({ 'ai.openai.apiKey': KEY, 'ai.openai.baseUrl': `${server.baseUrl}/v1`, 'ai.openai.timeoutMs': '100' });
+
+  it('does not count the consumer\'s own time against the idle timeout', async () => {
+    server.handler = (_req, res) => {
+      const s = sse(res);
+      s.data(openai.text('a', true));
+      s.data(openai.text('b'));
+      s.data(openai.finish('stop'));
+      s.data('[DONE]');
+      s.end();
+    };
+    const out: string[] = [];
+    for await (const e of provider.stream(request('openai', settings()))) {
+      if (e.type === 'text-delta') {
+        out.push(e.text);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    expect(out.join('')).toBe('ab');
+  });
+
+  it('cancels the HTTP request when the caller stops reading', async () => {
+    let closed!: () => void;
+    const requestClosed = new Promise<void>((resolve) => (closed = resolve));
+    server.handler = (_req, res) => {
+      res.on('close', () => closed());
+      sse(res).data(openai.text('first', true));
+    };
+    for await (const e of provider.stream(request('openai', { ...settings(), 'ai.openai.timeoutMs': '60000' }))) {
+      expect(e).toEqual({ type: 'text-delta', text: 'first' });
+      break;
+    }
+    await requestClosed;
+  });
+});
+
+describe('toModelMessages', () => {
+  it('merges consecutive tool results and turns a late system message into a marked user message for Anthropic', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'S1' },
+      { role: 'user', content: 'U' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 't', arguments: {} }, { id: 'b', name: 't', arguments: { x: 1 } }] },
+      { role: 'tool', toolCallId: 'a', toolName: 't', content: 'ra' },
+      { role: 'tool', toolCallId: 'b', toolName: 't', content: 'rb', isError: true },
+      { role: 'system', content: 'Correction' },
+    ];
+    const anthropicMessages = toModelMessages(messages, 'anthropic');
+    expect(anthropicMessages).toEqual([
+      { role: 'system', content: 'S1' },
+      { role: 'user', content: 'U' },
+      { role: 'assistant', content: [
+        { type: 'tool-call', toolCallId: 'a', toolName: 't', input: {} },
+        { type: 'tool-call', toolCallId: 'b', toolName: 't', input: { x: 1 } },
+      ] },
+      { role: 'tool', content: [
+        { type: 'tool-result', toolCallId: 'a', toolName: 't', output: { type: 'text', value: 'ra' } },
+        { type: 'tool-result', toolCallId: 'b', toolName: 't', output: { type: 'error-text', value: 'rb' } },
+      ] },
+      { role: 'user', content: '[system] Correction' },
+    ]);
+    expect(toModelMessages(messages, 'openai').at(-1)).toEqual({ role: 'system', content: 'Correction' });
   });
 });

@@ -103,7 +103,9 @@ export class AiSdkProvider implements ModelProvider {
       clearTimeout(timer);
       timer = setTimeout(() => timeout.abort(new Error('timeout')), resolved.timeoutMs);
     };
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+    // Cancels the HTTP request when our consumer stops iterating early (break / return).
+    const cancel = new AbortController();
+    const signal = AbortSignal.any([timeout.signal, cancel.signal, ...(request.signal ? [request.signal] : [])]);
     let received = false;
 
     const fail = (error: unknown): unknown => {
@@ -133,7 +135,8 @@ export class AiSdkProvider implements ModelProvider {
 
       let finished = false;
       for await (const part of result.fullStream) {
-        arm();
+        // The idle timer runs only while we wait for the provider, not while our consumer handles a yield.
+        clearTimeout(timer);
         switch (part.type) {
           case 'text-delta':
             received = true;
@@ -164,6 +167,7 @@ export class AiSdkProvider implements ModelProvider {
           default:
             break;
         }
+        arm();
       }
       if (!finished) throw fail(new Error('the stream ended without a finish'));
     } catch (error) {
@@ -171,6 +175,7 @@ export class AiSdkProvider implements ModelProvider {
       throw fail(error);
     } finally {
       clearTimeout(timer);
+      cancel.abort(new Error('the caller stopped reading the stream'));
     }
   }
 
