@@ -4,5 +4,6 @@
  */
 import { Init1764500000000 } from './1764500000000-Init';
 import { Processes1764600000000 } from './1764600000000-Processes';
+import { Turns1764700000000 } from './1764700000000-Turns';
 
-export const MIGRATIONS = [Init1764500000000, Processes1764600000000];
+export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000];

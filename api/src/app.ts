@@ -9,9 +9,13 @@ import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine } from './templates';
 import {
-  laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, type Database,
+  laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore,
+  type Database,
 } from './persistence';
 import { createServices, type Services } from './services';
+import type { ModelProvider } from './domain/llm/model-provider';
+import type { TurnToolbox } from './domain/turns';
+import { OfflineProvider } from './llm/offline-provider';
 
 export interface RunningVance {
   readonly url: string;
@@ -31,6 +35,10 @@ export interface StartOptions {
   readonly identityCacheTtlMs?: number;
   /** Benchmarks turn the document cache off to measure the naive path. */
   readonly documentCache?: DocumentCacheOptions;
+  /** The model provider turns call (default: the offline provider). */
+  readonly modelProvider?: ModelProvider;
+  /** The tools turns dispatch to. */
+  readonly toolbox?: TurnToolbox;
 }
 
 /**
@@ -51,6 +59,10 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
     processStore: new TypeOrmProcessStore(database.dataSource),
     laneLock: laneLockFor(database),
+    turnStore: new TypeOrmTurnStore(database.dataSource),
+    modelProvider: options.modelProvider ?? new OfflineProvider(),
+    ...(options.toolbox ? { toolbox: options.toolbox } : {}),
+    onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,
     recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),
@@ -74,6 +86,9 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     // Printed once, on the first start of an empty database; only its hash is stored.
     logger.warn({ adminToken: generatedToken }, 'created user admin; this is its API token, shown only now (set VANCE_ADMIN_TOKEN to choose one)');
   }
+  // Turns: react to scheduled turns; interrupted turns (server killed mid-turn) run again.
+  services.turnRunner.start();
+  void services.turnRunner.recover().catch((err: unknown) => logger.error({ err }, 'turn recovery failed'));
   logger.info({ url, database: database.driver, resources: resources.size }, 'Vance is listening');
   let closing: Promise<void> | undefined;
   return {
@@ -85,6 +100,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
       (closing ??= (async () => {
         await server.close();
         logger.debug('server drained');
+        services.turnRunner.stop();
+        await services.turnRunner.idle();
         services.dispose();
         await bus.close();
         templates.dispose();

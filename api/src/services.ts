@@ -21,6 +21,12 @@ import { SkillActivationService, type TriggerHook } from './domain/processes/ski
 import { SkillSteer } from './domain/processes/skill-steer';
 import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
+import { arthurEngine, ford, type Engine } from './domain/engines';
+import type { ModelProvider } from './domain/llm/model-provider';
+import { NotFoundError } from './domain/errors';
+import { TENANT_PROJECT, userProjectName } from './domain/identity/identity';
+import type { Principal } from './domain/identity/principal';
+import { ServerToolbox, TurnRunner, TurnService, type TurnStore, type TurnToolbox } from './domain/turns';
 
 /** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
 export interface Services {
@@ -40,6 +46,8 @@ export interface Services {
   readonly tools: ToolCatalog;
   readonly processes: ProcessService;
   readonly activation: SkillActivationService;
+  readonly turns: TurnService;
+  readonly turnRunner: TurnRunner;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -57,6 +65,11 @@ export interface ServiceAdapters {
   readonly processStore: ProcessStore;
   readonly laneLock: LaneLock;
   readonly triggers?: TriggerHook;
+  readonly turnStore: TurnStore;
+  readonly modelProvider: ModelProvider;
+  /** The tools turns dispatch to (the tool registry); none when absent. */
+  readonly toolbox?: TurnToolbox;
+  readonly onTurnError?: (err: unknown, context: string) => void;
   /** Receives the seed 004 §4 audit line of every resolution with caller overrides. */
   readonly recipeAudit?: (entry: RecipeAuditEntry) => void;
   readonly documentCache?: DocumentCacheOptions;
@@ -101,6 +114,14 @@ export function createServices(adapters: ServiceAdapters): Services {
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
     ...(adapters.triggers ? { triggers: adapters.triggers } : {}),
   });
+  const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
+  const turnRunner = new TurnRunner({
+    processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
+    toolbox: adapters.toolbox ?? new ServerToolbox([]), tools, skills, templates, settings, engines,
+    principalOf: (tenantId, userId) => principalOf(adapters.identityStore, tenantId, userId),
+    ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
+  });
+  const turns = new TurnService({ processes, store: adapters.turnStore, runner: turnRunner, bus: adapters.bus });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => cache.invalidate(e.projectId));
   // After a gap (bus reconnect) we cannot know what changed elsewhere: start cold.
@@ -111,6 +132,19 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, bus: adapters.bus, dispose,
   };
+}
+
+/** The process owner as a principal (tool calls run as the owner, seed 000 §4a). */
+async function principalOf(store: IdentityStore, tenantId: string, userId: string): Promise<Principal> {
+  const user = await store.findUserById(userId);
+  if (!user || user.tenantId !== tenantId) throw new NotFoundError('User', userId);
+  const [tenant, tenantProject, userProject] = await Promise.all([
+    store.findTenantById(tenantId),
+    store.findProjectByName(tenantId, TENANT_PROJECT),
+    store.findProjectByName(tenantId, userProjectName(user.login)),
+  ]);
+  if (!tenant || !tenantProject || !userProject) throw new NotFoundError('User', user.login);
+  return { user, tenant, tenantProjectId: tenantProject.id, userProjectId: userProject.id };
 }

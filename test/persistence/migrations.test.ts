@@ -8,9 +8,9 @@ import { testDatabases } from '../support/databases';
 
 const TABLES = [
   'api_tokens', 'document_versions', 'documents', 'messages', 'process_inbox', 'processes', 'project_members', 'projects',
-  'sessions', 'settings', 'tenants', 'users',
+  'sessions', 'settings', 'tenants', 'turn_events', 'turns', 'users',
 ];
-const MIGRATION_NAMES = ['Init1764500000000', 'Processes1764600000000'];
+const MIGRATION_NAMES = ['Init1764500000000', 'Processes1764600000000', 'Turns1764700000000'];
 
 const tablesOf = async (db: Database): Promise<string[]> =>
   (

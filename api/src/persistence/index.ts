@@ -6,3 +6,4 @@ export { TypeOrmSettingsStore } from './typeorm-settings-store';
 export { PgEventBus, EventPayloadTooLargeError, channelName, type PgEventBusOptions } from './pg-event-bus';
 export { TypeOrmProcessStore } from './typeorm-process-store';
 export { PgLaneLock, laneLockFor, LANE_LOCK_NAMESPACE, type PgLaneLockOptions } from './pg-lane-lock';
+export { TypeOrmTurnStore } from './typeorm-turn-store';

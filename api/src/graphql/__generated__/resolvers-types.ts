@@ -55,6 +55,19 @@ export type ActiveSkill = {
   readonly source: Layer;
 };
 
+/** A row of a process's chat log. */
+export type ChatLogMessage = {
+  readonly __typename?: 'ChatLogMessage';
+  readonly content: Scalars['String']['output'];
+  readonly createdAt: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly role: Scalars['String']['output'];
+  readonly senderName?: Maybe<Scalars['String']['output']>;
+  /** The assistant's tool calls, or which call a tool message answers. */
+  readonly toolCall?: Maybe<Scalars['JSON']['output']>;
+  readonly turnId?: Maybe<Scalars['ID']['output']>;
+};
+
 export type ChildSpawnedEvent = ProcessEvent & {
   readonly __typename?: 'ChildSpawnedEvent';
   readonly at: Scalars['DateTime']['output'];
@@ -438,8 +451,15 @@ export type ProjectRole =
   | 'ADMIN'
   | 'MEMBER';
 
+export type PromptSection = {
+  readonly __typename?: 'PromptSection';
+  readonly kind: Scalars['String']['output'];
+  readonly text: Scalars['String']['output'];
+};
+
 export type Query = {
   readonly __typename?: 'Query';
+  readonly composeTurnPreview: TurnPreview;
   readonly document?: Maybe<Document>;
   /** Newest first, deletes included. */
   readonly documentHistory: ReadonlyArray<DocumentRevision>;
@@ -457,6 +477,7 @@ export type Query = {
   readonly manuals: ReadonlyArray<Manual>;
   /** The caller. */
   readonly me: User;
+  readonly messages: ReadonlyArray<ChatLogMessage>;
   /** A process the caller may see (its owner, project admins, tenant admins). */
   readonly process: Process;
   readonly processes: ReadonlyArray<Process>;
@@ -483,8 +504,14 @@ export type Query = {
   readonly skills: ReadonlyArray<Skill>;
   /** Every tenant for system admins, the caller's own otherwise. */
   readonly tenants: ReadonlyArray<Tenant>;
+  readonly turns: ReadonlyArray<Turn>;
   /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
   readonly validateDocument: ReadonlyArray<Diagnostic>;
+};
+
+
+export type QueryComposeTurnPreviewArgs = {
+  processId: Scalars['ID']['input'];
 };
 
 
@@ -529,6 +556,11 @@ export type QueryListedRecipesArgs = {
 export type QueryManualsArgs = {
   paths?: InputMaybe<ReadonlyArray<Scalars['String']['input']>>;
   project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMessagesArgs = {
+  processId: Scalars['ID']['input'];
 };
 
 
@@ -594,6 +626,11 @@ export type QuerySkillCompletionsArgs = {
 export type QuerySkillsArgs = {
   project?: InputMaybe<Scalars['String']['input']>;
   surface?: InputMaybe<SkillSurface>;
+};
+
+
+export type QueryTurnsArgs = {
+  processId: Scalars['ID']['input'];
 };
 
 
@@ -961,6 +998,8 @@ export type Subscription = {
   readonly documentChanged: DocumentChangedEvent;
   /** Everything that happens to a process the caller may see. */
   readonly processEvents: ProcessEvent;
+  /** Persisted events after afterEventId, then live ones: no gap, no duplicate. */
+  readonly turnEvents: TurnEvent;
 };
 
 
@@ -970,6 +1009,12 @@ export type SubscriptionDocumentChangedArgs = {
 
 
 export type SubscriptionProcessEventsArgs = {
+  processId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionTurnEventsArgs = {
+  afterEventId?: InputMaybe<Scalars['ID']['input']>;
   processId: Scalars['ID']['input'];
 };
 
@@ -989,6 +1034,48 @@ export type ToolPool = {
   readonly removed: ReadonlyArray<Scalars['String']['output']>;
   readonly unresolved: ReadonlyArray<Scalars['String']['output']>;
   readonly unrestricted: Scalars['Boolean']['output'];
+};
+
+/** One turn of a process (issue 5): RUNNING, then FINISHED, FAILED (inbox kept) or INTERRUPTED (server stopped; runs again). */
+export type Turn = {
+  readonly __typename?: 'Turn';
+  readonly engine: Scalars['String']['output'];
+  readonly errorCode?: Maybe<Scalars['String']['output']>;
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly finishReason?: Maybe<Scalars['String']['output']>;
+  readonly finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly processId: Scalars['ID']['output'];
+  readonly startedAt: Scalars['DateTime']['output'];
+  readonly status: Scalars['String']['output'];
+  /** { inputTokens, outputTokens } */
+  readonly usage?: Maybe<Scalars['JSON']['output']>;
+};
+
+/**
+ * A persisted turn event. `type` is one of TurnStarted, PromptComposed, TextDelta, ToolCallStarted,
+ * ToolCallFinished, SkillVerdicts, TurnFinished, TurnFailed; `id` increases, resume with afterEventId.
+ */
+export type TurnEvent = {
+  readonly __typename?: 'TurnEvent';
+  readonly at: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly payload: Scalars['JSON']['output'];
+  readonly processId: Scalars['ID']['output'];
+  readonly turnId: Scalars['ID']['output'];
+  readonly type: Scalars['String']['output'];
+};
+
+/** What the model would see on the next turn, without calling it. */
+export type TurnPreview = {
+  readonly __typename?: 'TurnPreview';
+  readonly allowedTools: ReadonlyArray<Scalars['String']['output']>;
+  readonly deferredTools: ReadonlyArray<Scalars['String']['output']>;
+  readonly model: Scalars['String']['output'];
+  readonly provider: Scalars['String']['output'];
+  readonly sections: ReadonlyArray<PromptSection>;
+  readonly tier: Scalars['String']['output'];
+  readonly tools: ReadonlyArray<Scalars['String']['output']>;
 };
 
 export type TurnScheduledEvent = ProcessEvent & {
@@ -1091,6 +1178,7 @@ export type ResolversTypes = {
   ActivationOutcome: ActivationOutcome;
   ActiveSkill: ResolverTypeWrapper<ActiveSkillRef>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ChatLogMessage: ResolverTypeWrapper<ChatLogMessage>;
   ChildSpawnedEvent: ResolverTypeWrapper<ProcessEventModel>;
   CommandFailedEvent: ResolverTypeWrapper<ProcessEventModel>;
   CommandRanEvent: ResolverTypeWrapper<ProcessEventModel>;
@@ -1122,6 +1210,7 @@ export type ResolversTypes = {
   ProjectKind: ProjectKind;
   ProjectMembership: ResolverTypeWrapper<MembershipModel>;
   ProjectRole: ProjectRole;
+  PromptSection: ResolverTypeWrapper<PromptSection>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Recipe: ResolverTypeWrapper<RecipeListing>;
   RecipeCategory: ResolverTypeWrapper<RecipeCategoryEntity>;
@@ -1158,6 +1247,9 @@ export type ResolversTypes = {
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
   ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
+  Turn: ResolverTypeWrapper<Turn>;
+  TurnEvent: ResolverTypeWrapper<TurnEvent>;
+  TurnPreview: ResolverTypeWrapper<TurnPreview>;
   TurnScheduledEvent: ResolverTypeWrapper<ProcessEventModel>;
   User: ResolverTypeWrapper<UserEntity>;
   UserRole: UserRole;
@@ -1167,6 +1259,7 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   ActiveSkill: ActiveSkillRef;
   Boolean: Scalars['Boolean']['output'];
+  ChatLogMessage: ChatLogMessage;
   ChildSpawnedEvent: ProcessEventModel;
   CommandFailedEvent: ProcessEventModel;
   CommandRanEvent: ProcessEventModel;
@@ -1192,6 +1285,7 @@ export type ResolversParentTypes = {
   ProfileSelection: ProfileSelection;
   Project: ProjectModel;
   ProjectMembership: MembershipModel;
+  PromptSection: PromptSection;
   Query: Record<PropertyKey, never>;
   Recipe: RecipeListing;
   RecipeCategory: RecipeCategoryEntity;
@@ -1222,6 +1316,9 @@ export type ResolversParentTypes = {
   Subscription: Record<PropertyKey, never>;
   Tenant: TenantEntity;
   ToolPool: ToolPoolEntity;
+  Turn: Turn;
+  TurnEvent: TurnEvent;
+  TurnPreview: TurnPreview;
   TurnScheduledEvent: ProcessEventModel;
   User: UserEntity;
 };
@@ -1234,6 +1331,16 @@ export type ActiveSkillResolvers<ContextType = GraphQLContext, ParentType extend
   oneShot?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+};
+
+export type ChatLogMessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ChatLogMessage'] = ResolversParentTypes['ChatLogMessage']> = {
+  content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  senderName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  toolCall?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  turnId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
 };
 
 export type ChildSpawnedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ChildSpawnedEvent'] = ResolversParentTypes['ChildSpawnedEvent']> = {
@@ -1441,7 +1548,13 @@ export type ProjectMembershipResolvers<ContextType = GraphQLContext, ParentType 
   role?: Resolver<ResolversTypes['ProjectRole'], ParentType, ContextType>;
 };
 
+export type PromptSectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PromptSection'] = ResolversParentTypes['PromptSection']> = {
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  composeTurnPreview?: Resolver<ResolversTypes['TurnPreview'], ParentType, ContextType, RequireFields<QueryComposeTurnPreviewArgs, 'processId'>>;
   document?: Resolver<Maybe<ResolversTypes['Document']>, ParentType, ContextType, RequireFields<QueryDocumentArgs, 'layer' | 'path'>>;
   documentHistory?: Resolver<ReadonlyArray<ResolversTypes['DocumentRevision']>, ParentType, ContextType, RequireFields<QueryDocumentHistoryArgs, 'layer' | 'path'>>;
   documents?: Resolver<ReadonlyArray<ResolversTypes['Document']>, ParentType, ContextType, RequireFields<QueryDocumentsArgs, 'layer' | 'prefix'>>;
@@ -1450,6 +1563,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   listedRecipes?: Resolver<ResolversTypes['ListedRecipes'], ParentType, ContextType, Partial<QueryListedRecipesArgs>>;
   manuals?: Resolver<ReadonlyArray<ResolversTypes['Manual']>, ParentType, ContextType, Partial<QueryManualsArgs>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  messages?: Resolver<ReadonlyArray<ResolversTypes['ChatLogMessage']>, ParentType, ContextType, RequireFields<QueryMessagesArgs, 'processId'>>;
   process?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<QueryProcessArgs, 'id'>>;
   processes?: Resolver<ReadonlyArray<ResolversTypes['Process']>, ParentType, ContextType, RequireFields<QueryProcessesArgs, 'project'>>;
   projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
@@ -1463,6 +1577,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   skillCompletions?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QuerySkillCompletionsArgs, 'prefix' | 'processId'>>;
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
+  turns?: Resolver<ReadonlyArray<ResolversTypes['Turn']>, ParentType, ContextType, RequireFields<QueryTurnsArgs, 'processId'>>;
   validateDocument?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
 };
 
@@ -1716,6 +1831,7 @@ export type SkillTriggerResolvers<ContextType = GraphQLContext, ParentType exten
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   documentChanged?: SubscriptionResolver<ResolversTypes['DocumentChangedEvent'], "documentChanged", ParentType, ContextType, Partial<SubscriptionDocumentChangedArgs>>;
   processEvents?: SubscriptionResolver<ResolversTypes['ProcessEvent'], "processEvents", ParentType, ContextType, RequireFields<SubscriptionProcessEventsArgs, 'processId'>>;
+  turnEvents?: SubscriptionResolver<ResolversTypes['TurnEvent'], "turnEvents", ParentType, ContextType, RequireFields<SubscriptionTurnEventsArgs, 'processId'>>;
 };
 
 export type TenantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
@@ -1732,6 +1848,38 @@ export type ToolPoolResolvers<ContextType = GraphQLContext, ParentType extends R
   removed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   unresolved?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   unrestricted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type TurnResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Turn'] = ResolversParentTypes['Turn']> = {
+  engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  finishReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  usage?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type TurnEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TurnEvent'] = ResolversParentTypes['TurnEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  payload?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  turnId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TurnPreview'] = ResolversParentTypes['TurnPreview']> = {
+  allowedTools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  deferredTools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
+  tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type TurnScheduledEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TurnScheduledEvent'] = ResolversParentTypes['TurnScheduledEvent']> = {
@@ -1752,6 +1900,7 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 
 export type Resolvers<ContextType = GraphQLContext> = {
   ActiveSkill?: ActiveSkillResolvers<ContextType>;
+  ChatLogMessage?: ChatLogMessageResolvers<ContextType>;
   ChildSpawnedEvent?: ChildSpawnedEventResolvers<ContextType>;
   CommandFailedEvent?: CommandFailedEventResolvers<ContextType>;
   CommandRanEvent?: CommandRanEventResolvers<ContextType>;
@@ -1775,6 +1924,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ProfileSelection?: ProfileSelectionResolvers<ContextType>;
   Project?: ProjectResolvers<ContextType>;
   ProjectMembership?: ProjectMembershipResolvers<ContextType>;
+  PromptSection?: PromptSectionResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Recipe?: RecipeResolvers<ContextType>;
   RecipeCategory?: RecipeCategoryResolvers<ContextType>;
@@ -1803,6 +1953,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Subscription?: SubscriptionResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   ToolPool?: ToolPoolResolvers<ContextType>;
+  Turn?: TurnResolvers<ContextType>;
+  TurnEvent?: TurnEventResolvers<ContextType>;
+  TurnPreview?: TurnPreviewResolvers<ContextType>;
   TurnScheduledEvent?: TurnScheduledEventResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };

@@ -6,14 +6,15 @@ import { Recipe, ResolvedRecipe } from './recipe-types';
 import { Skill, SkillReferenceDoc, SkillRun, SkillTrigger } from './skill-types';
 import { Subscription } from './subscription';
 import { processMutations, processQueries, processSubscriptions } from './process-operations';
+import { turnQueries, turnSubscriptions } from './turn-operations';
 import { ActiveSkill, Process, ProcessEvent, RuntimeGuard, SkillCommandResult, SkillListEntry } from './process-types';
 import { Document, Project, User } from './types';
 
 export const resolvers: Resolvers = {
   DateTime, JSON: JSONScalar, User, Project, Document,
-  Query: { ...Query, ...processQueries },
+  Query: { ...Query, ...processQueries, ...turnQueries },
   Mutation: { ...Mutation, ...processMutations },
-  Subscription: { ...Subscription, ...processSubscriptions },
+  Subscription: { ...Subscription, ...processSubscriptions, ...turnSubscriptions },
   Process, ActiveSkill, RuntimeGuard, SkillListEntry, SkillCommandResult, ProcessEvent,
   Skill, SkillTrigger, SkillReferenceDoc, SkillRun, Recipe, ResolvedRecipe,
 };

@@ -1,0 +1,10 @@
+/** Turns (issue 5): the runner, the store port, events and the chat log. */
+export * from './turn';
+export type { TurnStore } from './turn-store';
+export { TurnRunner, UnknownEngineError, DEFAULT_MAX_ITERATIONS, type TurnComposition, type TurnRunnerDeps, type PromptSection } from './turn-runner';
+export { TurnEventSink, TextBatcher, envelopeOf, MAX_INLINE_PAYLOAD_CHARS } from './turn-event-sink';
+export { ServerToolbox, type TurnToolbox } from './turn-toolbox';
+export { toChatMessages } from './history';
+export { callWithDeadline } from './model-call';
+export { turnEventStream } from './turn-event-stream';
+export { TurnService } from './turn-service';

@@ -1,0 +1,73 @@
+import type { EventBus } from '../events/event-bus';
+import { TURN_EVENTS_TOPIC, type TurnEvent, type TurnEventEnvelope, type TurnEventType } from './turn';
+import type { TurnStore } from './turn-store';
+
+/** Notifications above this many characters go out without payload; subscribers load it by id. */
+export const MAX_INLINE_PAYLOAD_CHARS = 6_000;
+
+/**
+ * Persists then publishes the events of one turn, strictly in order (one promise chain): the event
+ * id (a bigint identity) orders replay, and live delivery follows the same order.
+ */
+export class TurnEventSink {
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: TurnStore,
+    private readonly bus: EventBus,
+    private readonly turn: { readonly tenantId: string; readonly processId: string; readonly turnId: string },
+  ) {}
+
+  emit(type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent> {
+    const next = this.chain.then(async () => {
+      const event = await this.store.appendEvent(this.turn.tenantId, this.turn.processId, this.turn.turnId, type, payload);
+      await this.bus.publish<TurnEventEnvelope>(TURN_EVENTS_TOPIC, envelopeOf(event));
+      return event;
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+export function envelopeOf(event: TurnEvent): TurnEventEnvelope {
+  if (JSON.stringify(event.payload).length <= MAX_INLINE_PAYLOAD_CHARS) return event;
+  const { payload: _payload, ...rest } = event;
+  return rest;
+}
+
+/**
+ * TextDelta batching: text is held until 200 characters or 50 ms after the first held character,
+ * whichever comes first, then emitted as one TextDelta. `flush()` emits what is held at once.
+ */
+export class TextBatcher {
+  private held = '';
+  private timer: NodeJS.Timeout | null = null;
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly emit: (text: string) => Promise<unknown>,
+    private readonly maxChars = 200,
+    private readonly maxDelayMs = 50,
+  ) {}
+
+  push(text: string): void {
+    if (text === '') return;
+    this.held += text;
+    if (this.held.length >= this.maxChars) this.release();
+    else this.timer ??= setTimeout(() => this.release(), this.maxDelayMs);
+  }
+
+  async flush(): Promise<void> {
+    this.release();
+    await this.pending;
+  }
+
+  private release(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.held === '') return;
+    const text = this.held;
+    this.held = '';
+    this.pending = this.pending.then(() => this.emit(text)).catch(() => undefined);
+  }
+}

@@ -1,0 +1,311 @@
+import type { CascadeScope } from '../cascade/scope';
+import { DomainError } from '../errors';
+import type { EventBus, Unsubscribe } from '../events/event-bus';
+import type { Principal } from '../identity/principal';
+import type { ChatMessage, ModelProvider, ToolSpec } from '../llm/model-provider';
+import type { Engine, TurnResult } from '../engines/engine';
+import { isKnownEngine } from '../engines/engine-names';
+import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../processes/process-event';
+import { preview } from '../processes/process-events';
+import type { Process } from '../processes/process';
+import type { ProcessService } from '../processes/process-service';
+import type { SkillActivationService } from '../processes/skill-activation-service';
+import { prepareTurn } from '../processes/turn-preparation';
+import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
+import { readModelSize, StaticModelCatalog, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
+import { composeSystemPrompt, type PromptRenderContext } from '../recipes/prompt-composition';
+import { resolveSampling } from '../recipes/sampling-params';
+import type { ToolPool } from '../recipes/tool-pool';
+import type { SettingsService } from '../settings/settings-service';
+import type { SkillResolver } from '../skills/skill-resolver';
+import type { TemplateEngine } from '../templates/template-engine';
+import type { ToolCatalog, ToolDescriptor } from '../tools/tool-descriptor';
+import { toChatMessages } from './history';
+import { callWithDeadline } from './model-call';
+import type { Turn } from './turn';
+import { TextBatcher, TurnEventSink } from './turn-event-sink';
+import type { TurnStore } from './turn-store';
+import type { TurnToolbox } from './turn-toolbox';
+
+export interface TurnRunnerDeps {
+  readonly processes: ProcessService;
+  readonly activation: SkillActivationService;
+  readonly store: TurnStore;
+  readonly bus: EventBus;
+  readonly provider: ModelProvider;
+  readonly toolbox: TurnToolbox;
+  readonly tools: ToolCatalog;
+  readonly skills: SkillResolver;
+  readonly templates: TemplateEngine;
+  readonly settings: SettingsService;
+  readonly engines: ReadonlyMap<string, Engine>;
+  /** The process owner as a principal, for tool calls. */
+  principalOf(tenantId: string, userId: string): Promise<Principal>;
+  readonly modelCatalog?: ModelCatalog;
+  /** Deadline of one model call; params.modelTimeoutMs overrides. Default 120 s. */
+  readonly modelTimeoutMs?: number;
+  readonly onError?: (err: unknown, context: string) => void;
+}
+
+export const DEFAULT_MAX_ITERATIONS = 8;
+const DEFAULT_MODEL_SPEC = 'default:fast';
+
+export interface PromptSection {
+  readonly kind: string;
+  readonly text: string;
+}
+
+/** What the model sees for a turn (also the composeTurnPreview answer): prompt sections, tools, model. */
+export interface TurnComposition {
+  readonly model: ResolvedModel;
+  readonly tier: ModelTier;
+  readonly sections: readonly PromptSection[];
+  readonly system: readonly ChatMessage[];
+  readonly pool: ToolPool;
+  readonly tools: readonly ToolSpec[];
+  readonly composedSkills: readonly string[];
+  readonly warnings: readonly { skill: string; message: string }[];
+  readonly scope: CascadeScope;
+}
+
+/**
+ * The turn runner (DESIGN §1, issue 5). A turn runs on the process lane after something scheduled
+ * it (TURN_SCHEDULED on the bus — sendMessage returns at once), and at startup for processes with a
+ * requested turn. Steps: take the inbox (a RUNNING turn holds it), compose (engine default + recipe
+ * prefix rendered with the §5.1 context, arthur's catalog, the skills section as its own system
+ * message), the tool pool, the engine's model/tool loop with every message persisted, the one-shot
+ * clean-up. A failure ends the turn with TurnFailed and puts the inbox back; a finished child turn
+ * sends its result to the parent's inbox. Every step is a persisted, published turn event.
+ */
+export class TurnRunner {
+  private readonly inFlight = new Set<Promise<void>>();
+  private unsubscribe: Unsubscribe | null = null;
+  private readonly catalog: ModelCatalog;
+
+  constructor(private readonly deps: TurnRunnerDeps) {
+    this.catalog = deps.modelCatalog ?? new StaticModelCatalog();
+  }
+
+  /** Starts reacting to TURN_SCHEDULED events. */
+  start(): void {
+    this.unsubscribe ??= this.deps.bus.subscribe<ProcessEventEnvelope>(PROCESS_EVENTS_TOPIC, (e) => {
+      if (e.event.type === 'TURN_SCHEDULED') void this.schedule(e.tenantId, e.processId);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** Resolves when no turn scheduled by this runner is queued or running. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Queues a turn on the process lane (a no-op turn when the inbox is empty by then). */
+  schedule(tenantId: string, processId: string): Promise<void> {
+    const job = this.deps.processes.deps.lane.run(processId, () => this.runOnLane(tenantId, processId))
+      .then((done) => (done ? this.reportToParent(done.process, done.result) : undefined))
+      .catch((err: unknown) => this.deps.onError?.(err, `turn of process ${processId}`));
+    this.inFlight.add(job);
+    void job.finally(() => this.inFlight.delete(job));
+    return job;
+  }
+
+  /**
+   * Startup (faults): turns left RUNNING by a server that died are marked INTERRUPTED on their lane
+   * (the lane lock waits for a live instance still running one), their input goes back to the inbox,
+   * and every process with a requested turn is scheduled.
+   */
+  async recover(): Promise<void> {
+    const { store, processes } = this.deps;
+    for (const turn of await store.listRunningTurns()) {
+      await processes.deps.lane.run(turn.processId, async () => {
+        const interrupted = await store.finishTurn(turn.tenantId, turn.id, { status: 'INTERRUPTED', errorCode: 'INTERRUPTED', errorMessage: 'The server stopped during the turn; its input is back in the inbox.' });
+        if (!interrupted) return;
+        await new TurnEventSink(store, this.deps.bus, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id })
+          .emit('TurnFailed', { code: 'INTERRUPTED', message: 'The server stopped during the turn; it runs again.' });
+        await processes.deps.store.update(turn.tenantId, turn.processId, (p) => (p.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
+      }).catch((err: unknown) => this.deps.onError?.(err, `recovering turn ${turn.id}`));
+    }
+    for (const { tenantId, processId } of await store.listRequestedTurns()) void this.schedule(tenantId, processId);
+  }
+
+  /** What the model would see next, without calling it. */
+  preview(process: Process): Promise<TurnComposition> {
+    return this.compose(process, this.engineOf(process));
+  }
+
+  private engineOf(process: Process): Engine {
+    const engine = isKnownEngine(process.engine) ? this.deps.engines.get(process.engine) : undefined;
+    if (!engine) throw new UnknownEngineError(process.engine);
+    return engine;
+  }
+
+  private async runOnLane(tenantId: string, processId: string): Promise<{ process: Process; result: TurnResult } | null> {
+    const { processes, store } = this.deps;
+    const process = await processes.deps.store.findProcess(tenantId, processId);
+    if (!process || process.status !== 'IDLE') return null;
+    const begun = await store.beginTurn(tenantId, processId, process.engine);
+    if (process.turnRequestedAt) await processes.deps.store.update(tenantId, processId, () => ({ turnRequestedAt: null }));
+    if (!begun) return null;
+    const { turn, taken } = begun;
+    const sink = new TurnEventSink(store, this.deps.bus, { tenantId, processId, turnId: turn.id });
+    const text = new TextBatcher((chunk) => sink.emit('TextDelta', { text: chunk }));
+    await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
+    try {
+      const engine = this.engineOf(process);
+      const composition = await this.compose(process, engine);
+      await sink.emit('SkillVerdicts', verdicts(process, composition));
+      await sink.emit('PromptComposed', {
+        model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
+        sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
+        tools: composition.pool.primary, deferredTools: composition.pool.deferred,
+      });
+      const result = await this.runEngine(process, turn, engine, composition, sink, text);
+      await text.flush();
+      await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage });
+      // One-shot clean-up before TurnFinished: a client seeing TurnFinished sees the cleared skills.
+      const current = (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
+      await this.deps.activation.afterTurn(current).catch((err: unknown) => this.deps.onError?.(err, `one-shot clean-up of ${processId}`));
+      await sink.emit('TurnFinished', { finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections });
+      return { process: current, result };
+    } catch (err) {
+      await text.flush().catch(() => undefined);
+      const code = err instanceof DomainError ? err.code : 'INTERNAL';
+      const message = err instanceof Error ? err.message : String(err);
+      await store.finishTurn(tenantId, turn.id, { status: 'FAILED', errorCode: code, errorMessage: message });
+      await sink.emit('TurnFailed', { code, message, inboxKept: true });
+      if (!(err instanceof DomainError)) this.deps.onError?.(err, `turn ${turn.id}`);
+      return null;
+    }
+  }
+
+  private async runEngine(process: Process, turn: Turn, engine: Engine, composition: TurnComposition, sink: TurnEventSink, text: TextBatcher): Promise<TurnResult> {
+    const { store, toolbox, provider } = this.deps;
+    const params = process.engineParams;
+    const history = toChatMessages(await store.listMessages(process.tenantId, process.id));
+    const settings = this.deps.settings.reader(process.tenantId, process.projectId);
+    const { sampling } = resolveSampling({ params });
+    const principal = await this.deps.principalOf(process.tenantId, process.userId);
+    const allowed = new Set(composition.pool.allowed);
+    const timeoutMs = positiveInt(params.modelTimeoutMs) ?? this.deps.modelTimeoutMs ?? 120_000;
+    return engine.run({
+      process,
+      turnId: turn.id,
+      system: composition.system,
+      history,
+      tools: composition.tools,
+      maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
+      validation: params.validation === true || params.validation === 'true',
+      dataRelayCorrection: process.dataRelayCorrectionOverride,
+      callModel: (messages, tools) => callWithDeadline(provider, {
+        provider: composition.model.provider, model: composition.model.model, messages, tools, sampling, settings,
+      }, timeoutMs),
+      dispatch: async (call) => {
+        await text.flush();
+        if (!allowed.has(call.name)) return { content: `Tool '${call.name}' is not allowed in this turn.`, isError: true };
+        return toolbox.dispatch(call.name, call.arguments, allowed, { principal, process, scope: composition.scope });
+      },
+      record: async (message) => {
+        if (message.role !== 'assistant') await text.flush();
+        await store.appendMessage(process.tenantId, process.id, turn.id, message);
+      },
+      text: (delta) => text.push(delta),
+      emit: async (type, payload) => {
+        await text.flush();
+        await sink.emit(type, payload);
+      },
+    });
+  }
+
+  private async compose(process: Process, engine: Engine): Promise<TurnComposition> {
+    const { processes, templates, skills } = this.deps;
+    const params = process.engineParams;
+    const settings = this.deps.settings.reader(process.tenantId, process.projectId);
+    const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
+    const tier = tierFor(this.catalog, model.provider, model.model, readModelSize(params.modelSize) ?? 'AUTO');
+    const context: PromptRenderContext = {
+      tier, model: model.model, provider: model.provider.toLowerCase(), mode: 'NORMAL', profile: process.connectionProfile ?? '',
+      recipe: process.recipeName ?? '', engine: process.engine, lang: '', params,
+    };
+    const composed = await composeSystemPrompt(templates, engine.defaultPrompt, {
+      promptOverride: process.promptOverride, profileAppend: process.profileAppend, promptMode: process.promptMode,
+    }, context);
+    const scope = await processes.scopeOf(process);
+    const extra = (await engine.promptSections?.({ process, scope })) ?? [];
+    const adjustments = process.toolAdjustments;
+    const prepared = await prepareTurn({
+      skills: await skills.listAvailable(scope),
+      activeSkills: process.activeSkills,
+      allowedSkillsOverride: process.allowedSkillsOverride,
+      message: null,
+      templates,
+      renderContext: { ...context, profileAppend: composed.profileAppend },
+      toolInput: {
+        available: mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors()),
+        engineAllowed: engine.allowedTools,
+        add: adjustments.add, remove: adjustments.remove, keep: adjustments.keep, dropFirst: adjustments.dropFirst, defer: adjustments.defer,
+        maxTools: positiveInt(params.maxTools) ?? null,
+      },
+      indexKey: `${scope.tenantId}/${scope.projectId ?? ''}/${scope.userProjectId}`,
+    });
+    const prompt = [composed.systemPrompt, ...extra.map((s) => s.text)].join('\n\n');
+    const sections: PromptSection[] = [{ kind: 'SYSTEM_PROMPT', text: composed.systemPrompt }, ...extra];
+    const system: ChatMessage[] = [{ role: 'system', content: prompt }];
+    if (prepared.skillsSection.trim() !== '') {
+      sections.push({ kind: 'SKILLS', text: prepared.skillsSection });
+      system.push({ role: 'system', content: prepared.skillsSection });
+    }
+    if (prepared.toolPool.deferred.length > 0) {
+      const listing = `Also available, call by name: ${prepared.toolPool.deferred.join(', ')}`;
+      sections.push({ kind: 'DEFERRED_TOOLS', text: listing });
+      system.push({ role: 'system', content: listing });
+    }
+    return {
+      model, tier, sections, system, pool: prepared.toolPool, tools: this.deps.toolbox.specs(prepared.toolPool.primary),
+      composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope,
+    };
+  }
+
+  /** A child's finished turn goes to its parent's inbox as the input of the parent's next turn. */
+  private async reportToParent(child: Process, result: TurnResult): Promise<void> {
+    const parentId = child.parentProcessId;
+    if (!parentId) return;
+    const { processes } = this.deps;
+    await processes.deps.lane.run(parentId, async () => {
+      const parent = await processes.deps.store.findProcess(child.tenantId, parentId);
+      if (!parent || parent.status !== 'IDLE') return;
+      await processes.queue(parent, [{ sender: 'PROCESS', senderName: child.name, content: `Result of ${child.name}: ${result.lastText}` }], `Child '${child.name}' finished a turn.`);
+    });
+  }
+}
+
+export class UnknownEngineError extends DomainError {
+  readonly code = 'UNKNOWN_ENGINE';
+  readonly category = 'BAD_INPUT';
+  constructor(engine: string) {
+    super(`Unknown engine '${engine}'`);
+  }
+}
+
+function verdicts(process: Process, composition: TurnComposition): Record<string, unknown> {
+  const composed = new Set(composition.composedSkills);
+  return {
+    skills: process.activeSkills.map((r) => ({
+      skill: r.name, oneShot: r.oneShot, fromRecipe: r.fromRecipe, reason: r.reason, composed: composed.has(r.name),
+    })),
+    warnings: composition.warnings,
+  };
+}
+
+function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {
+  const seen = new Set(a.map((t) => t.name));
+  return [...a, ...b.filter((t) => !seen.has(t.name))];
+}
+
+function positiveInt(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}

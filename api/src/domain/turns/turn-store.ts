@@ -1,0 +1,30 @@
+import type { ChatLogMessage, NewChatLogMessage, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome } from './turn';
+
+/**
+ * The port for turns, the chat log and the turn event log, over the `process_inbox`, `messages`,
+ * `turns` and `turn_events` tables. Every method filters by tenant.
+ */
+export interface TurnStore {
+  /**
+   * In one transaction: takes the whole pending inbox (FIFO), opens a RUNNING turn holding it as
+   * input and writes the taken messages to the chat log. null (and no turn) when the inbox is empty.
+   */
+  beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null>;
+  appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage>;
+  /**
+   * Ends a RUNNING turn. FAILED and INTERRUPTED put the input back into the inbox at its original
+   * FIFO position and drop the turn's chat-log rows (its events stay). False when not RUNNING.
+   */
+  finishTurn(tenantId: string, turnId: string, outcome: TurnOutcome): Promise<boolean>;
+  findTurn(tenantId: string, turnId: string): Promise<Turn | null>;
+  listTurns(tenantId: string, processId: string): Promise<Turn[]>;
+  listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]>;
+  appendEvent(tenantId: string, processId: string, turnId: string, type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent>;
+  /** Events of the process with id > afterEventId (all when null), oldest first. */
+  listEvents(tenantId: string, processId: string, afterEventId: string | null, limit?: number): Promise<TurnEvent[]>;
+  findEvent(tenantId: string, eventId: string): Promise<TurnEvent | null>;
+  /** Turns left RUNNING (all tenants): after a restart, their server died mid-turn. */
+  listRunningTurns(): Promise<Turn[]>;
+  /** IDLE processes (all tenants) waiting for a turn: `turn_requested_at` set. */
+  listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]>;
+}

@@ -1,0 +1,91 @@
+import type { FinishReason, ModelUsage } from '../llm/model-provider';
+import type { MessageSender } from '../processes/process';
+
+/**
+ * Turns (DESIGN §1, issue 5): one turn takes the process's pending inbox, composes, calls the model
+ * with a tool loop and persists every message. A turn that fails (provider error, timeout) or is
+ * interrupted (server stopped mid-turn) puts its input back into the inbox: nothing sent is lost.
+ */
+export type TurnStatus = 'RUNNING' | 'FINISHED' | 'FAILED' | 'INTERRUPTED';
+
+export interface Turn {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly processId: string;
+  readonly engine: string;
+  readonly status: TurnStatus;
+  readonly finishReason: FinishReason | null;
+  readonly usage: ModelUsage | null;
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+  readonly startedAt: Date;
+  readonly finishedAt: Date | null;
+}
+
+/** An inbox message taken by a turn, with its FIFO position (restored there on failure). */
+export interface TakenMessage {
+  readonly id: string;
+  readonly seq: string;
+  readonly sender: MessageSender;
+  readonly senderName: string;
+  readonly content: string;
+  readonly createdAt: string;
+}
+
+export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
+
+/** The tool side of a chat-log row: the calls of an assistant message, or the call a tool row answers. */
+export type StoredToolCall =
+  | { readonly kind: 'calls'; readonly calls: readonly { readonly id: string; readonly name: string; readonly arguments: Readonly<Record<string, unknown>> }[] }
+  | { readonly kind: 'result'; readonly toolCallId: string; readonly toolName: string; readonly isError: boolean };
+
+/** One row of the chat log (`messages`). */
+export interface ChatLogMessage {
+  readonly id: string;
+  readonly processId: string;
+  readonly seq: string;
+  readonly role: MessageRole;
+  readonly senderName: string | null;
+  readonly content: string;
+  readonly toolCall: StoredToolCall | null;
+  readonly turnId: string | null;
+  readonly createdAt: Date;
+}
+
+export interface NewChatLogMessage {
+  readonly role: MessageRole;
+  readonly senderName: string | null;
+  readonly content: string;
+  readonly toolCall: StoredToolCall | null;
+}
+
+export const TURN_EVENT_TYPES = [
+  'TurnStarted', 'PromptComposed', 'TextDelta', 'ToolCallStarted', 'ToolCallFinished', 'SkillVerdicts', 'TurnFinished', 'TurnFailed',
+] as const;
+export type TurnEventType = (typeof TURN_EVENT_TYPES)[number];
+
+/** A persisted turn event; `id` is a bigint identity as a decimal string, increasing per database. */
+export interface TurnEvent {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly processId: string;
+  readonly turnId: string;
+  readonly type: TurnEventType;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly at: string;
+}
+
+/** On the bus. `payload` is left out when too large for a notification; subscribers load it by id. */
+export interface TurnEventEnvelope extends Omit<TurnEvent, 'payload'> {
+  readonly payload?: Readonly<Record<string, unknown>>;
+}
+
+export const TURN_EVENTS_TOPIC = 'turn_events';
+
+export interface TurnOutcome {
+  readonly status: Exclude<TurnStatus, 'RUNNING'>;
+  readonly finishReason?: FinishReason | null;
+  readonly usage?: ModelUsage | null;
+  readonly errorCode?: string | null;
+  readonly errorMessage?: string | null;
+}

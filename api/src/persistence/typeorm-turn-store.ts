@@ -1,0 +1,217 @@
+/**
+ * The TurnStore port on PostgreSQL/PGlite (issue 5): turns, the chat log (`messages`) and the turn
+ * event log (`turn_events`), plus taking and restoring the process inbox (`process_inbox`).
+ *
+ * beginTurn is one transaction: DELETE … RETURNING takes the inbox (FIFO by seq), the turn row keeps
+ * the taken rows as `input`, and the chat log gets them as user messages. finishTurn with FAILED or
+ * INTERRUPTED is one transaction too: the input goes back into the inbox with its original ids and
+ * seq (OVERRIDING SYSTEM VALUE), so it sits before anything queued while the turn ran, and the turn's
+ * chat-log rows go (its events stay, they tell what happened). Writes inside a transaction use only
+ * `em` (PGlite has one session). Statements that must return rows are written as SELECTs over a CTE,
+ * so the driver answers rows whatever the command.
+ */
+import type { DataSource } from 'typeorm';
+import type { MessageSender } from '../domain/processes/process';
+import type {
+  ChatLogMessage, MessageRole, NewChatLogMessage, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
+} from '../domain/turns/turn';
+import type { TurnStore } from '../domain/turns/turn-store';
+import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
+import { isUuid } from './uuid';
+
+interface TurnRow {
+  id: string;
+  tenant_id: string;
+  process_id: string;
+  engine: string;
+  status: TurnStatus;
+  finish_reason: FinishReason | null;
+  usage: ModelUsage | null;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+interface MessageRow {
+  id: string;
+  process_id: string;
+  seq: string;
+  role: MessageRole;
+  sender_name: string | null;
+  content: string;
+  tool_call: StoredToolCall | null;
+  turn_id: string | null;
+  created_at: Date;
+}
+
+interface EventRow {
+  id: string;
+  tenant_id: string;
+  process_id: string;
+  turn_id: string;
+  type: TurnEventType;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+interface InboxRow {
+  id: string;
+  seq: string;
+  sender: MessageSender;
+  sender_name: string;
+  content: string;
+  created_at: Date;
+}
+
+const TURN_COLUMNS = 'id, tenant_id, process_id, engine, status, finish_reason, usage, error_code, error_message, started_at, finished_at';
+// Note: ORDER BY must name the table's column (`messages.seq`), not the text alias of the same name.
+const MESSAGE_COLUMNS = 'id, process_id, seq::text AS seq, role, sender_name, content, tool_call, turn_id, created_at';
+const EVENT_COLUMNS = 'id::text AS id, tenant_id, process_id, turn_id, type, payload, created_at';
+const DIGITS = /^\d{1,18}$/;
+
+export class TypeOrmTurnStore implements TurnStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return null;
+    return this.dataSource.transaction(async (em) => {
+      const rows: InboxRow[] = await em.query(
+        `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2
+           RETURNING id, seq, sender, sender_name, content, created_at)
+         SELECT id, seq::text AS seq, sender, sender_name, content, created_at FROM taken ORDER BY taken.seq`,
+        [tenantId, processId],
+      );
+      if (rows.length === 0) return null;
+      const taken: TakenMessage[] = rows.map((r) => ({
+        id: r.id, seq: String(r.seq), sender: r.sender, senderName: r.sender_name, content: r.content, createdAt: new Date(r.created_at).toISOString(),
+      }));
+      const turns: TurnRow[] = await em.query(
+        `INSERT INTO turns (tenant_id, process_id, engine, input) VALUES ($1, $2, $3, $4::jsonb) RETURNING ${TURN_COLUMNS}`,
+        [tenantId, processId, engine, JSON.stringify(taken)],
+      );
+      const turn = toTurn(turns[0]!);
+      for (const message of taken) {
+        await em.query(
+          `INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id) VALUES ($1, $2, 'user', $3, $4, $5)`,
+          [tenantId, processId, message.senderName, message.content, turn.id],
+        );
+      }
+      return { turn, taken };
+    });
+  }
+
+  async appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage> {
+    const rows: MessageRow[] = await this.dataSource.query(
+      `INSERT INTO messages (tenant_id, process_id, role, sender_name, content, tool_call, turn_id)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7) RETURNING ${MESSAGE_COLUMNS}`,
+      [tenantId, processId, message.role, message.senderName, message.content, message.toolCall ? JSON.stringify(message.toolCall) : null, turnId],
+    );
+    return toMessage(rows[0]!);
+  }
+
+  async finishTurn(tenantId: string, turnId: string, outcome: TurnOutcome): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(turnId)) return false;
+    return this.dataSource.transaction(async (em) => {
+      const rows: { process_id: string; input: TakenMessage[] }[] = await em.query(
+        `WITH done AS (UPDATE turns SET status = $3, finish_reason = $4, usage = $5::jsonb, error_code = $6, error_message = $7,
+             finished_at = clock_timestamp()
+           WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' RETURNING process_id, input)
+         SELECT process_id, input FROM done`,
+        [tenantId, turnId, outcome.status, outcome.finishReason ?? null, outcome.usage ? JSON.stringify(outcome.usage) : null,
+          outcome.errorCode ?? null, outcome.errorMessage ?? null],
+      );
+      const row = rows[0];
+      if (!row) return false;
+      if (outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED') {
+        await em.query(
+          `INSERT INTO process_inbox (id, tenant_id, process_id, seq, sender, sender_name, content, created_at) OVERRIDING SYSTEM VALUE
+           SELECT x.id, $1, $2, x.seq, x.sender, x."senderName", x.content, x."createdAt"
+           FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, seq bigint, sender text, "senderName" text, content text, "createdAt" timestamptz)
+           ON CONFLICT (id) DO NOTHING`,
+          [tenantId, row.process_id, JSON.stringify(row.input)],
+        );
+        await em.query(`DELETE FROM messages WHERE tenant_id = $1 AND turn_id = $2`, [tenantId, turnId]);
+      }
+      return true;
+    });
+  }
+
+  async findTurn(tenantId: string, turnId: string): Promise<Turn | null> {
+    if (!isUuid(tenantId) || !isUuid(turnId)) return null;
+    const rows: TurnRow[] = await this.dataSource.query(`SELECT ${TURN_COLUMNS} FROM turns WHERE tenant_id = $1 AND id = $2`, [tenantId, turnId]);
+    return rows[0] ? toTurn(rows[0]) : null;
+  }
+
+  async listTurns(tenantId: string, processId: string): Promise<Turn[]> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return [];
+    const rows: TurnRow[] = await this.dataSource.query(
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE tenant_id = $1 AND process_id = $2 ORDER BY started_at, id`, [tenantId, processId]);
+    return rows.map(toTurn);
+  }
+
+  async listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return [];
+    const rows: MessageRow[] = await this.dataSource.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE tenant_id = $1 AND process_id = $2 ORDER BY messages.seq`, [tenantId, processId]);
+    return rows.map(toMessage);
+  }
+
+  async appendEvent(tenantId: string, processId: string, turnId: string, type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent> {
+    const rows: EventRow[] = await this.dataSource.query(
+      `INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING ${EVENT_COLUMNS}`,
+      [tenantId, processId, turnId, type, JSON.stringify(payload)],
+    );
+    return toEvent(rows[0]!);
+  }
+
+  async listEvents(tenantId: string, processId: string, afterEventId: string | null, limit = 10_000): Promise<TurnEvent[]> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return [];
+    const after = afterEventId !== null && DIGITS.test(afterEventId) ? afterEventId : '0';
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS} FROM turn_events WHERE tenant_id = $1 AND process_id = $2 AND turn_events.id > $3::bigint ORDER BY turn_events.id LIMIT $4`,
+      [tenantId, processId, after, limit],
+    );
+    return rows.map(toEvent);
+  }
+
+  async findEvent(tenantId: string, eventId: string): Promise<TurnEvent | null> {
+    if (!isUuid(tenantId) || !DIGITS.test(eventId)) return null;
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS} FROM turn_events WHERE tenant_id = $1 AND turn_events.id = $2::bigint`, [tenantId, eventId]);
+    return rows[0] ? toEvent(rows[0]) : null;
+  }
+
+  async listRunningTurns(): Promise<Turn[]> {
+    const rows: TurnRow[] = await this.dataSource.query(`SELECT ${TURN_COLUMNS} FROM turns WHERE status = 'RUNNING' ORDER BY started_at`);
+    return rows.map(toTurn);
+  }
+
+  async listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]> {
+    const rows: { tenant_id: string; id: string }[] = await this.dataSource.query(
+      `SELECT tenant_id, id FROM processes WHERE turn_requested_at IS NOT NULL AND status = 'IDLE' ORDER BY turn_requested_at`);
+    return rows.map((r) => ({ tenantId: r.tenant_id, processId: r.id }));
+  }
+}
+
+function toTurn(r: TurnRow): Turn {
+  return {
+    id: r.id, tenantId: r.tenant_id, processId: r.process_id, engine: r.engine, status: r.status, finishReason: r.finish_reason,
+    usage: r.usage, errorCode: r.error_code, errorMessage: r.error_message, startedAt: new Date(r.started_at),
+    finishedAt: r.finished_at ? new Date(r.finished_at) : null,
+  };
+}
+
+function toMessage(r: MessageRow): ChatLogMessage {
+  return {
+    id: r.id, processId: r.process_id, seq: String(r.seq), role: r.role, senderName: r.sender_name, content: r.content,
+    toolCall: r.tool_call, turnId: r.turn_id, createdAt: new Date(r.created_at),
+  };
+}
+
+function toEvent(r: EventRow): TurnEvent {
+  return {
+    id: String(r.id), tenantId: r.tenant_id, processId: r.process_id, turnId: r.turn_id, type: r.type, payload: r.payload,
+    at: new Date(r.created_at).toISOString(),
+  };
+}
