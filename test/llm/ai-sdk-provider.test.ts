@@ -392,13 +392,13 @@ describe('AiSdkProvider — Gemini over SSE', () => {
       });
       s.end();
     };
-    // gemini falls back to ai.google.apiKey
-    const events = await collect(provider.stream(request('gemini', { 'ai.google.apiKey': KEY, 'ai.gemini.baseUrl': `${server.baseUrl}/v1beta` }, { model: 'gemini-2.5-flash' })));
+    // gemini falls back to ai.google.apiKey. (A gemini-2.5 model would get no penalties: the SDK drops them, the API rejects them.)
+    const events = await collect(provider.stream(request('gemini', { 'ai.google.apiKey': KEY, 'ai.gemini.baseUrl': `${server.baseUrl}/v1beta` }, { model: 'gemini-2.0-flash' })));
     expect(text(events)).toBe('Reading now.');
     expect(events.find((e) => e.type === 'tool-call')).toMatchObject({ call: { name: 'workspace_read', arguments: { path: 'g.md' } } });
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls', usage: { inputTokens: 17, outputTokens: 5 } });
     const [req] = server.requests;
-    expect(req?.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(req?.path).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
     expect(req?.headers['x-goog-api-key']).toBe(KEY);
     expect(req?.body.systemInstruction).toEqual({ parts: [{ text: 'You are a worker.' }] });
     expect(req?.body.generationConfig).toMatchObject({
