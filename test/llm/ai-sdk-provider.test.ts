@@ -507,3 +507,27 @@ describe('toModelMessages', () => {
     expect(toModelMessages(messages, 'openai').at(-1)).toEqual({ role: 'system', content: 'Correction' });
   });
 });
+
+describe('AiSdkProvider — warnings', () => {
+  it('hands the SDK call warnings to onWarnings (Anthropic drops topP when temperature is set)', async () => {
+    server.handler = (_req, res) => {
+      const s = sse(res);
+      s.event(...anthropic.messageStart(1));
+      s.event(...anthropic.messageDelta('end_turn', 1));
+      s.event(...anthropic.messageStop());
+      s.end();
+    };
+    const g = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+    const before = g.AI_SDK_LOG_WARNINGS;
+    g.AI_SDK_LOG_WARNINGS = false;
+    try {
+      const seen: string[] = [];
+      const withHook = new AiSdkProvider({ onWarnings: (p, m, warnings) => seen.push(...warnings.map((w) => `${p}/${m}: ${w}`)) });
+      await collect(withHook.stream(request('anthropic', { 'ai.anthropic.apiKey': KEY, 'ai.anthropic.baseUrl': `${server.baseUrl}/v1` }, { model: 'claude-sonnet-4-5' })));
+      expect(seen.some((w) => w.startsWith('anthropic/claude-sonnet-4-5: ') && w.includes('topP'))).toBe(true);
+      expect(server.requests[0]?.body).not.toHaveProperty('top_p');
+    } finally {
+      g.AI_SDK_LOG_WARNINGS = before;
+    }
+  });
+});

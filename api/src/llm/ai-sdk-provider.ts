@@ -55,6 +55,12 @@ type FetchFunction = typeof globalThis.fetch;
 export interface AiSdkProviderOptions {
   /** A fetch to use instead of the global one (tests, proxies). */
   readonly fetch?: FetchFunction;
+  /**
+   * Receives the SDK's call warnings (an unsupported setting, a compatibility mode), one line each, e.g.
+   * to log them through pino. The SDK also prints them to the console unless
+   * `globalThis.AI_SDK_LOG_WARNINGS = false` (a process-wide switch, left to main.ts).
+   */
+  readonly onWarnings?: (provider: string, model: string, warnings: readonly string[]) => void;
 }
 
 /** Which §5c sampling params a provider takes; the others are dropped silently. */
@@ -151,6 +157,9 @@ export class AiSdkProvider implements ModelProvider {
           case 'tool-input-delta':
           case 'text-start':
             received = true;
+            break;
+          case 'start-step':
+            if (part.warnings.length > 0) this.options.onWarnings?.(provider, request.model, part.warnings.map(describeWarning));
             break;
           case 'error':
             throw fail(part.error);
@@ -383,6 +392,10 @@ export function toModelCallError(error: unknown, provider: string, received: boo
     return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} stream broke off: ${message}`), provider);
   }
   return new ModelCallError('PROVIDER_ERROR', scrub(`${provider} call failed: ${message}`), provider);
+}
+
+function describeWarning(warning: { type: string; feature?: string; details?: string; message?: string }): string {
+  return [warning.type, warning.feature, warning.details ?? warning.message].filter((x) => x !== undefined && x !== '').join(': ');
 }
 
 function describe(value: unknown): string {
