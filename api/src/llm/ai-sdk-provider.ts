@@ -446,5 +446,5 @@ function hasConnectionCode(error: unknown): boolean {
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out.replace(/\b(sk|key|AIza)[-_A-Za-z0-9*]{8,}/g, '[redacted]');
+  return out.replace(/\b(?:sk-|sk_|AIza)[-_A-Za-z0-9*]{8,}/g, '[redacted]');
 }
