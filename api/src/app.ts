@@ -14,8 +14,8 @@ import {
 } from './persistence';
 import { createServices, type Services } from './services';
 import type { ModelProvider } from './domain/llm/model-provider';
-import type { TurnToolbox } from './domain/turns';
-import { OfflineProvider } from './llm/offline-provider';
+import type { ServerTool } from './domain/tools/server-tool';
+import { ProviderRegistry } from './llm';
 
 export interface RunningVance {
   readonly url: string;
@@ -35,10 +35,12 @@ export interface StartOptions {
   readonly identityCacheTtlMs?: number;
   /** Benchmarks turn the document cache off to measure the naive path. */
   readonly documentCache?: DocumentCacheOptions;
-  /** The model provider turns call (default: the offline provider). */
+  /** The model provider turns call (default: the provider registry; offline when nothing is configured). */
   readonly modelProvider?: ModelProvider;
-  /** The tools turns dispatch to. */
-  readonly toolbox?: TurnToolbox;
+  /** Server tools registered beside the built-in ones (tests). */
+  readonly extraTools?: readonly ServerTool[];
+  /** false: scheduled turns are not run (tests that inspect the inbox); default true. */
+  readonly runTurns?: boolean;
 }
 
 /**
@@ -60,8 +62,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     processStore: new TypeOrmProcessStore(database.dataSource),
     laneLock: laneLockFor(database),
     turnStore: new TypeOrmTurnStore(database.dataSource),
-    modelProvider: options.modelProvider ?? new OfflineProvider(),
-    ...(options.toolbox ? { toolbox: options.toolbox } : {}),
+    modelProvider: options.modelProvider ?? new ProviderRegistry(),
+    ...(options.extraTools ? { extraTools: options.extraTools } : {}),
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,
@@ -87,8 +89,10 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     logger.warn({ adminToken: generatedToken }, 'created user admin; this is its API token, shown only now (set VANCE_ADMIN_TOKEN to choose one)');
   }
   // Turns: react to scheduled turns; interrupted turns (server killed mid-turn) run again.
-  services.turnRunner.start();
-  void services.turnRunner.recover().catch((err: unknown) => logger.error({ err }, 'turn recovery failed'));
+  if (options.runTurns !== false) {
+    services.turnRunner.start();
+    void services.turnRunner.recover().catch((err: unknown) => logger.error({ err }, 'turn recovery failed'));
+  }
   logger.info({ url, database: database.driver, resources: resources.size }, 'Vance is listening');
   let closing: Promise<void> | undefined;
   return {

@@ -26,7 +26,10 @@ import type { ModelProvider } from './domain/llm/model-provider';
 import { NotFoundError } from './domain/errors';
 import { TENANT_PROJECT, userProjectName } from './domain/identity/identity';
 import type { Principal } from './domain/identity/principal';
-import { ServerToolbox, TurnRunner, TurnService, type TurnStore, type TurnToolbox } from './domain/turns';
+import { TurnRunner, TurnService, type TurnStore } from './domain/turns';
+import { ToolRegistry } from './domain/tools/tool-registry';
+import { createBuiltinTools } from './domain/tools/builtin';
+import type { ServerTool } from './domain/tools/server-tool';
 
 /** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
 export interface Services {
@@ -67,8 +70,8 @@ export interface ServiceAdapters {
   readonly triggers?: TriggerHook;
   readonly turnStore: TurnStore;
   readonly modelProvider: ModelProvider;
-  /** The tools turns dispatch to (the tool registry); none when absent. */
-  readonly toolbox?: TurnToolbox;
+  /** Server tools registered beside the built-in ones (tests, extensions). */
+  readonly extraTools?: readonly ServerTool[];
   readonly onTurnError?: (err: unknown, context: string) => void;
   /** Receives the seed 004 §4 audit line of every resolution with caller overrides. */
   readonly recipeAudit?: (entry: RecipeAuditEntry) => void;
@@ -90,11 +93,12 @@ export function createServices(adapters: ServiceAdapters): Services {
   const skills = new SkillResolver(cascade, templates);
   const recipes = new RecipeLoader({ cascade, templates });
   const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
+  const manuals = new Manuals(cascade);
   const recipeCatalog = new RecipeCatalog({
     loader: recipes,
     resolver: recipeResolver,
     picker: new RecipePicker({ loader: recipes, cascade }),
-    manuals: new Manuals(cascade),
+    manuals,
     targets,
     settings,
     ...(adapters.recipeAudit ? { audit: adapters.recipeAudit } : {}),
@@ -114,10 +118,14 @@ export function createServices(adapters: ServiceAdapters): Services {
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
     ...(adapters.triggers ? { triggers: adapters.triggers } : {}),
   });
+  const toolRegistry = new ToolRegistry([
+    ...createBuiltinTools({ manuals, recipes, cascade, skills, documents, processes, identity }),
+    ...(adapters.extraTools ?? []),
+  ]);
   const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
   const turnRunner = new TurnRunner({
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
-    toolbox: adapters.toolbox ?? new ServerToolbox([]), tools, skills, templates, settings, engines,
+    toolbox: toolRegistry, tools, skills, templates, settings, engines,
     principalOf: (tenantId, userId) => principalOf(adapters.identityStore, tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
   });

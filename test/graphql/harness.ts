@@ -6,7 +6,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import pino from 'pino';
-import { startVance, type RunningVance } from '../../api/src/app';
+import { startVance, type RunningVance, type StartOptions } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
 import type { Database } from '../../api/src/persistence';
 
@@ -25,9 +25,9 @@ export interface TestVance {
   close(): Promise<void>;
 }
 
-export async function startTestVance(database: Database, env: Record<string, string> = {}): Promise<TestVance> {
+export async function startTestVance(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'runTurns' | 'modelProvider' | 'extraTools'> = {}): Promise<TestVance> {
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
-  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0 });
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, ...options });
   const clients: Client[] = [];
   return {
     vance,

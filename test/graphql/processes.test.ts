@@ -42,7 +42,8 @@ describe.each(testDatabases())('processes and skill activation over GraphQL ($na
   let open: string;
   beforeAll(async () => {
     db = await driver.open();
-    t = await startTestVance(db);
+    // These tests inspect the inbox; turns (which take it) are tested in turns.test.ts.
+    t = await startTestVance(db, {}, { runTurns: false });
     await t.gql(`mutation { createProject(name: "ops") { id } }`);
     await seed(t);
     guarded = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'guarded', name: 'g1' } })).data!.spawnProcess.id;

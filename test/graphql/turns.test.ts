@@ -9,7 +9,6 @@ import { loadConfig } from '../../api/src/config';
 import { ModelCallError } from '../../api/src/domain/llm/errors';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
 import type { ServerTool } from '../../api/src/domain/tools/server-tool';
-import { ServerToolbox } from '../../api/src/domain/turns';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
 import { ADMIN_TOKEN, codeOf, collect, type GraphQLResult } from './harness';
 
@@ -42,11 +41,11 @@ const tool = (name: string, invoke: ServerTool['invoke']): ServerTool => ({
   name, labels: ['read'], description: `The ${name} tool.`, parameters: { type: 'object', properties: { text: { type: 'string' } } }, invoke,
 });
 
-const TOOLBOX = new ServerToolbox([
+const TOOLS: ServerTool[] = [
   tool('echo_tool', async (args) => ({ content: `echo: ${String(args.text ?? '')}` })),
   tool('secret_tool', async () => ({ content: 'the secret' })),
   tool('big_tool', async () => ({ content: 'x'.repeat(600) })),
-]);
+];
 
 interface Started {
   vance: RunningVance;
@@ -57,7 +56,7 @@ interface Started {
 
 async function start(database: Database): Promise<Started> {
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
-  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: new TestProvider(), toolbox: TOOLBOX });
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: new TestProvider(), extraTools: TOOLS });
   const clients: Client[] = [];
   return {
     vance,
@@ -177,13 +176,16 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     ]);
     expect(events.filter((e) => e.type === 'TextDelta').map((e) => e.payload.text).join('')).toContain('Tool echo_tool returned: echo: ping');
 
+    const builtin = remember(worker, await turnOf(s, worker, 'call workspace_list {}'));
+    expect(builtin.find((e) => e.type === 'ToolCallFinished')!.payload).toMatchObject({ name: 'workspace_list', isError: false });
+
     const refused = remember(worker, await turnOf(s, worker, 'force secret_tool'));
     const finished = refused.find((e) => e.type === 'ToolCallFinished')!;
     expect(finished.payload).toMatchObject({ name: 'secret_tool', isError: true });
     const messages = (await s.gql(MESSAGES, { id: worker })).data!.messages;
     const tools = messages.filter((m: any) => m.role === 'tool');
-    expect(tools.map((m: any) => m.content)).toEqual(['echo: ping', "Tool 'secret_tool' is not allowed in this turn."]);
-    expect(tools[1].toolCall).toMatchObject({ kind: 'result', toolName: 'secret_tool', isError: true });
+    expect(tools.map((m: any) => m.content)).toEqual(['echo: ping', expect.any(String), "Tool 'secret_tool' is not allowed in this turn."]);
+    expect(tools[2].toolCall).toMatchObject({ kind: 'result', toolName: 'secret_tool', isError: true });
   });
 
   it('replays after afterEventId exactly the missed events, then streams live ones', async () => {
