@@ -261,6 +261,18 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     expect(childMessages[0].content).toBe('Work on the report');
   });
 
+  it('arthur delegates with process_spawn; the worker\'s result is the input of arthur\'s next turn', async () => {
+    const arthur = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'arthur', name: 'chat2', params: { validation: false } } })).data!.spawnProcess.id;
+    const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: arthur });
+    await new Promise((r) => setTimeout(r, 150));
+    await s.gql(SEND, { id: arthur, text: 'call process_spawn {"recipe": "worker", "goal": "count the files", "name": "counter"}' });
+    const first = await readUntilEither(stream);
+    expect(first.find((e) => e.type === 'ToolCallFinished')!.payload).toMatchObject({ name: 'process_spawn', isError: false });
+    const second = await readUntilEither(stream);
+    expect(second[0]!.payload.input).toEqual([{ sender: 'PROCESS', senderName: 'counter', preview: expect.stringContaining('Result of counter: Offline model') }]);
+    expect(second[second.length - 1]!.type).toBe('TurnFinished');
+  });
+
   it('two instances: a subscriber on B sees A\'s turn live', async () => {
     if (!driver.reopen) return;
     const other = await driver.reopen(db);
