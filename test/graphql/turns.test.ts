@@ -28,6 +28,10 @@ class TestProvider implements ModelProvider {
       yield { type: 'finish', reason: 'tool-calls', usage: { inputTokens: 1, outputTokens: 1 } };
       return;
     }
+    if (last?.role === 'user' && last.content.trim() === 'hang') {
+      await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve()));
+      return;
+    }
     if (last?.role === 'tool' && last.toolName === 'big_tool') {
       yield { type: 'text-delta', text: 'Done.' };
       yield { type: 'finish', reason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } };
@@ -219,6 +223,13 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     const after = (await s.gql(MESSAGES, { id: worker })).data!.messages.map((m: any) => m.content);
     expect(after).toContain('fail now');
     expect(after).toContain('and again');
+  });
+
+  it('a model call past its deadline fails the turn with PROVIDER_TIMEOUT and keeps the inbox', async () => {
+    const slow = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'worker', name: 'slow', params: { modelTimeoutMs: 300 } } })).data!.spawnProcess.id;
+    const events = remember(slow, await turnOf(s, slow, 'hang'));
+    expect(events[events.length - 1]).toMatchObject({ type: 'TurnFailed', payload: { code: 'PROVIDER_TIMEOUT' } });
+    expect((await s.gql(PROCESS, { id: slow })).data!.process.pending).toEqual([{ sender: 'USER', content: 'hang' }]);
   });
 
   it('clears a one-shot skill after the turn and reports it in SkillVerdicts and the skills section', async () => {

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Process } from '../../api/src/domain/processes/process';
+import { TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmTurnStore, type Database } from '../../api/src/persistence';
+import { testDatabases } from '../support/databases';
+
+describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
+  let db: Database;
+  let processes: TypeOrmProcessStore;
+  let turns: TypeOrmTurnStore;
+  let acme: string;
+  let globex: string;
+  let process: Process;
+
+  beforeAll(async () => {
+    db = await driver.open();
+    processes = new TypeOrmProcessStore(db.dataSource);
+    turns = new TypeOrmTurnStore(db.dataSource);
+    const identity = new TypeOrmIdentityStore(db.dataSource);
+    acme = (await identity.createTenant('acme')).tenant.id;
+    globex = (await identity.createTenant('globex')).tenant.id;
+    const alice = (await identity.createUser({ tenantId: acme, login: 'alice', role: 'MEMBER', tokenHash: 'h-alice' })).user.id;
+    const p = (await identity.createProject(acme, 'p', 'NORMAL', alice)).id;
+    const session = await processes.openSession(acme, p, alice, 'main');
+    process = await processes.createProcess({
+      tenantId: acme, projectId: p, sessionId: session.id, userId: alice, name: 'w', parentProcessId: null, engine: 'ford',
+      recipeName: null, recipeSource: null, connectionProfile: null, activeSkills: [], allowedSkillsOverride: null, locked: false,
+      engineParams: {}, promptOverride: null, profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
+      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [],
+    });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const pending = async () => (await processes.listPending(acme, process.id)).map((m) => m.content);
+
+  it('takes the whole inbox FIFO into a RUNNING turn and writes it to the chat log; nothing to take → null', async () => {
+    expect(await turns.beginTurn(acme, process.id, 'ford')).toBeNull();
+    for (let i = 1; i <= 12; i++) await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: `m${i}` });
+    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    expect(begun.taken.map((m) => m.content)).toEqual(Array.from({ length: 12 }, (_, i) => `m${i + 1}`));
+    expect(begun.turn).toMatchObject({ status: 'RUNNING', engine: 'ford', processId: process.id });
+    expect(await pending()).toEqual([]);
+    const log = await turns.listMessages(acme, process.id);
+    expect(log.map((m) => m.content)).toEqual(begun.taken.map((m) => m.content));
+    expect(log.every((m) => m.role === 'user' && m.turnId === begun.turn.id)).toBe(true);
+    await turns.appendMessage(acme, process.id, begun.turn.id, { role: 'assistant', senderName: 'w', content: 'done', toolCall: { kind: 'calls', calls: [{ id: 'c1', name: 't', arguments: { a: 1 } }] } });
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FINISHED', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 1 } })).toBe(true);
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FAILED' })).toBe(false);
+    expect(await turns.findTurn(acme, begun.turn.id)).toMatchObject({ status: 'FINISHED', usage: { inputTokens: 3, outputTokens: 1 }, finishedAt: expect.any(Date) });
+    expect((await turns.listMessages(acme, process.id)).at(-1)).toMatchObject({ role: 'assistant', toolCall: { kind: 'calls', calls: [{ id: 'c1' }] } });
+  });
+
+  it('a failed turn puts its input back before messages queued meanwhile and drops its chat-log rows', async () => {
+    const before = (await turns.listMessages(acme, process.id)).length;
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'first' });
+    await processes.appendPending(acme, process.id, { sender: 'SKILL', senderName: 'alice', content: 'second' });
+    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'meanwhile' });
+    await turns.appendMessage(acme, process.id, begun.turn.id, { role: 'assistant', senderName: 'w', content: 'partial', toolCall: null });
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FAILED', errorCode: 'PROVIDER_ERROR', errorMessage: 'boom' })).toBe(true);
+    const inbox = await processes.listPending(acme, process.id);
+    expect(inbox.map((m) => [m.sender, m.content])).toEqual([['USER', 'first'], ['SKILL', 'second'], ['USER', 'meanwhile']]);
+    expect(inbox[0]!.id).toBe(begun.taken[0]!.id);
+    expect((await turns.listMessages(acme, process.id)).length).toBe(before);
+    expect(await turns.findTurn(acme, begun.turn.id)).toMatchObject({ status: 'FAILED', errorCode: 'PROVIDER_ERROR', errorMessage: 'boom' });
+  });
+
+  it('events: increasing ids, listed after an id; running and requested turns for recovery; tenants isolated', async () => {
+    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const events = [];
+    for (let i = 0; i < 12; i++) events.push(await turns.appendEvent(acme, process.id, begun.turn.id, 'TextDelta', { text: `t${i}` }));
+    const ids = events.map((e) => BigInt(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect((await turns.listEvents(acme, process.id, events[8]!.id)).map((e) => e.payload.text)).toEqual(['t9', 't10', 't11']);
+    expect(await turns.findEvent(acme, events[0]!.id)).toEqual(events[0]);
+    expect(await turns.findEvent(globex, events[0]!.id)).toBeNull();
+    expect(await turns.listEvents(globex, process.id, null)).toEqual([]);
+    expect(await turns.listTurns(globex, process.id)).toEqual([]);
+    expect(await turns.listEvents(acme, process.id, 'not-a-number')).toHaveLength(12);
+    expect((await turns.listRunningTurns()).map((t) => t.id)).toEqual([begun.turn.id]);
+    await processes.update(acme, process.id, () => ({ turnRequestedAt: new Date() }));
+    expect(await turns.listRequestedTurns()).toEqual([{ tenantId: acme, processId: process.id }]);
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'INTERRUPTED', errorCode: 'INTERRUPTED' })).toBe(true);
+    expect(await turns.listRunningTurns()).toEqual([]);
+    expect(await pending()).toEqual(['first', 'second', 'meanwhile']);
+  });
+});
