@@ -10,6 +10,8 @@ import { ProjectEntity } from './project.entity';
 import { SessionEntity } from './session.entity';
 import { SettingEntity } from './setting.entity';
 import { TenantEntity } from './tenant.entity';
+import { TurnEventEntity } from './turn-event.entity';
+import { TurnEntity } from './turn.entity';
 import { UserEntity } from './user.entity';
 
 export {
@@ -24,6 +26,8 @@ export {
   SessionEntity,
   SettingEntity,
   TenantEntity,
+  TurnEntity,
+  TurnEventEntity,
   UserEntity,
   type MessageRole,
 };
@@ -41,4 +45,6 @@ export const ENTITIES = [
   ProcessEntity,
   ProcessInboxEntity,
   MessageEntity,
+  TurnEntity,
+  TurnEventEntity,
 ];

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, MAX_INLINE_PAYLOAD_CHARS, TextBatcher } from './turn-event-sink';
+
+describe('TextBatcher', () => {
+  it('emits at 200 characters at once, the rest after 50 ms, in order', async () => {
+    const out: string[] = [];
+    const batcher = new TextBatcher(async (t) => void out.push(t));
+    batcher.push('a'.repeat(150));
+    batcher.push('b'.repeat(60));
+    batcher.push('c');
+    expect(out).toEqual([]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(out).toEqual(['a'.repeat(150) + 'b'.repeat(60)]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(out).toEqual(['a'.repeat(150) + 'b'.repeat(60), 'c']);
+  });
+  it('flush emits what is held and waits for it', async () => {
+    const out: string[] = [];
+    const batcher = new TextBatcher(async (t) => void out.push(t));
+    batcher.push('x');
+    batcher.push('');
+    await batcher.flush();
+    expect(out).toEqual(['x']);
+    await batcher.flush();
+    expect(out).toEqual(['x']);
+  });
+});
+
+describe('envelopeOf', () => {
+  it('leaves out a payload too large for a notification', () => {
+    const base = { id: '1', tenantId: 't', processId: 'p', turnId: 'u', type: 'PromptComposed' as const, at: 'now' };
+    expect(envelopeOf({ ...base, payload: { text: 'small' } })).toEqual({ ...base, payload: { text: 'small' } });
+    expect(envelopeOf({ ...base, payload: { text: 'x'.repeat(MAX_INLINE_PAYLOAD_CHARS) } })).toEqual(base);
+  });
+});
