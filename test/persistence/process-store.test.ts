@@ -411,10 +411,12 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     expect(await usersKey()).toBe(1);
+    await db.dataSource.undoLastMigration({ transaction: 'all' }); // Turns (on top of Processes)
+    expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual([]);
     expect(await usersKey()).toBe(0);
-    expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name)).toEqual(['Processes1764600000000']);
+    expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name)).toEqual(['Processes1764600000000', 'Turns1764700000000']);
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
   });
 });
