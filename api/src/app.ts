@@ -89,9 +89,10 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     logger.warn({ adminToken: generatedToken }, 'created user admin; this is its API token, shown only now (set VANCE_ADMIN_TOKEN to choose one)');
   }
   // Turns: react to scheduled turns; interrupted turns (server killed mid-turn) run again.
+  let recovering: Promise<void> = Promise.resolve();
   if (options.runTurns !== false) {
     services.turnRunner.start();
-    void services.turnRunner.recover().catch((err: unknown) => logger.error({ err }, 'turn recovery failed'));
+    recovering = services.turnRunner.recover().catch((err: unknown) => logger.error({ err }, 'turn recovery failed'));
   }
   logger.info({ url, database: database.driver, resources: resources.size }, 'Vance is listening');
   let closing: Promise<void> | undefined;
@@ -105,6 +106,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
         await server.close();
         logger.debug('server drained');
         services.turnRunner.stop();
+        await recovering;
         await services.turnRunner.idle();
         services.dispose();
         await bus.close();
