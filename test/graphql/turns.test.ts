@@ -129,6 +129,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     const docs: Record<string, string> = {
       '_vance/recipes/worker.yaml': 'description: Test worker\nengine: ford\nparams:\n  validation: false\nallowedToolsRemove: [secret_tool]\n',
       '_vance/recipes/checked.yaml': 'description: Validated worker\nengine: ford\nparams:\n  validation: true\n  maxIterations: 4\ndataRelayCorrection: "RELAY %d chars, reply %d"\n',
+      '_vance/recipes/verbose.yaml': `description: Long prompt\nengine: ford\nparams:\n  validation: false\npromptPrefix: "${'Be thorough — '.repeat(600)}"\n`,
       '_vance/skills/helper/SKILL.md': '---\ntitle: helper\ndescription: Skill helper\nversion: "1.0.0"\n---\nHelp with care.\n',
       '_vance/skills/delegate/SKILL.md': '---\ntitle: delegate\ndescription: Skill delegate\nversion: "1.0.0"\narguments: true\nrun:\n  target: spawn\n  recipe: worker\naction: "Work on {{ args.text }}"\n---\nDelegated.\n',
     };
@@ -296,6 +297,15 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
       expect(events[0]!.type).toBe('TurnStarted');
       expect(events[events.length - 1]!.type).toBe('TurnFinished');
       expect(events.filter((e) => e.type === 'TextDelta').map((e) => e.payload.text).join('')).toContain('across instances');
+      // A PromptComposed too large for NOTIFY crosses as an id; B loads the payload from the database.
+      const verbose = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'verbose', name: 'v1' } })).data!.spawnProcess.id;
+      const big = collect<{ turnEvents: Ev }>(b.ws(), EVENTS, { id: verbose });
+      await new Promise((r) => setTimeout(r, 300));
+      await s.gql(SEND, { id: verbose, text: 'long one' });
+      const bigEvents = await readUntilEither(big);
+      const composed = bigEvents.find((e) => e.type === 'PromptComposed')!;
+      expect(composed.payload.sections[0].text).toContain('Be thorough — Be thorough');
+      expect(composed.payload.sections[0].chars).toBeGreaterThan(8_000);
       await b.vance.services.turnRunner.idle();
       await s.vance.services.turnRunner.idle();
     } finally {

@@ -31,5 +31,7 @@ describe('envelopeOf', () => {
     const base = { id: '1', tenantId: 't', processId: 'p', turnId: 'u', type: 'PromptComposed' as const, at: 'now' };
     expect(envelopeOf({ ...base, payload: { text: 'small' } })).toEqual({ ...base, payload: { text: 'small' } });
     expect(envelopeOf({ ...base, payload: { text: 'x'.repeat(MAX_INLINE_PAYLOAD_CHARS) } })).toEqual(base);
+    // Counted in bytes: 2,500 em dashes are 7,500 bytes of UTF-8.
+    expect(envelopeOf({ ...base, payload: { text: '—'.repeat(2_500) } })).toEqual(base);
   });
 });

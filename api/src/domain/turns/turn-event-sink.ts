@@ -2,8 +2,9 @@ import type { EventBus } from '../events/event-bus';
 import { TURN_EVENTS_TOPIC, type TurnEvent, type TurnEventEnvelope, type TurnEventType } from './turn';
 import type { TurnStore } from './turn-store';
 
-/** Notifications above this many characters go out without payload; subscribers load it by id. */
+/** Payloads above this many UTF-8 bytes go out without payload (NOTIFY allows < 8000); subscribers load it by id. */
 export const MAX_INLINE_PAYLOAD_CHARS = 6_000;
+const utf8 = new TextEncoder();
 
 /**
  * Persists then publishes the events of one turn, strictly in order (one promise chain): the event
@@ -30,7 +31,7 @@ export class TurnEventSink {
 }
 
 export function envelopeOf(event: TurnEvent): TurnEventEnvelope {
-  if (JSON.stringify(event.payload).length <= MAX_INLINE_PAYLOAD_CHARS) return event;
+  if (utf8.encode(JSON.stringify(event.payload)).length <= MAX_INLINE_PAYLOAD_CHARS) return event;
   const { payload: _payload, ...rest } = event;
   return rest;
 }
