@@ -153,8 +153,8 @@ export class TurnRunner {
     const { turn, taken } = begun;
     const sink = new TurnEventSink(store, this.deps.bus, { tenantId, processId, turnId: turn.id });
     const text = new TextBatcher((chunk) => sink.emit('TextDelta', { text: chunk }));
-    await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
     try {
+      await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
       const engine = this.engineOf(process);
       const composition = await this.compose(process, engine);
       await sink.emit('SkillVerdicts', verdicts(process, composition));
@@ -176,7 +176,7 @@ export class TurnRunner {
       const code = err instanceof DomainError ? err.code : 'INTERNAL';
       const message = err instanceof Error ? err.message : String(err);
       await store.finishTurn(tenantId, turn.id, { status: 'FAILED', errorCode: code, errorMessage: message });
-      await sink.emit('TurnFailed', { code, message, inboxKept: true });
+      await sink.emit('TurnFailed', { code, message, inboxKept: true }).catch((e: unknown) => this.deps.onError?.(e, `TurnFailed of ${turn.id}`));
       if (!(err instanceof DomainError)) this.deps.onError?.(err, `turn ${turn.id}`);
       return null;
     }
