@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { compileJavaRegex } from '../../skills/java-regex';
+import { matchTriggersNaive } from './naive-matcher';
+import { requiredLiterals, scanText } from './required-literals';
+import { available, keywords, pattern, triggers } from './testing';
+import { TriggerIndex } from './trigger-index';
+
+/**
+ * The inverted index and the literal prefilter are optimisations only: on any message they must give
+ * exactly what running every trigger gives (matchTriggersNaive), matches, evidence and reasons alike.
+ */
+function rng(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 16807) % 2147483647) / 2147483647;
+}
+
+const SKILLS = [
+  available('review', { frontmatter: triggers(keywords(['review', 'diff', 'pull request'])) }),
+  available('view', { frontmatter: triggers(keywords(['view', 'preview'], 1)) }),
+  available('decide', { frontmatter: triggers(keywords(['abwägen', 'besser', 'vergleich', 'option']), pattern('(?i)\\b(was|which|welche[ns]?)\\b.*\\b(better|besser)\\b')) }),
+  available('de-review', { frontmatter: triggers(pattern('(?i)schau.*(diff|PR|änderung)')) }),
+  available('ts', { frontmatter: triggers(keywords(['typescript', 'tsconfig']), pattern('(?i)(\\.(ts|tsx|mts|cts)\\b|\\btsc\\b|\\bts[0-9]{4}\\b)')) }),
+  available('deploy', { frontmatter: triggers(pattern('deploy(ment)? to (prod|staging)'), keywords(['rollout', 'release', 'deploy'], 2)) }),
+  available('colour', { frontmatter: triggers(pattern('colou?r[- ]?scheme')) }),
+  available('hash', { frontmatter: triggers(pattern('^[0-9a-f]{7,40}$')) }),
+  available('class', { frontmatter: triggers(pattern('\\bclass\\s+\\w+')) }),
+  available('dots', { frontmatter: triggers(pattern('file\\.(md|txt)'), pattern('\\Q(x)\\E')) }),
+  available('look', { frontmatter: triggers(pattern('(?=.*secret)tok(en)?s?')) }),
+  available('repeat', { frontmatter: triggers(pattern('(\\w+) \\1')) }),
+  available('phrases', { frontmatter: triggers(keywords(['state of the art', 'art', 'the state'], 2)) }),
+  available('umlaut', { frontmatter: triggers(pattern('größe|grösse'), keywords(['übersicht', 'änderung'])) }),
+  available('multi', { frontmatter: triggers(pattern('(alpha|beta)(gamma|delta)+'), pattern('x+y+z+'), keywords(['alpha', 'gamma', 'delta', 'beta'], 3)) }),
+];
+
+const VOCABULARY = [
+  'review', 'Review', 'REVIEWS', 'preview', 'view', 'viewer', 'diff', 'diffs', 'pull', 'request', 'Pull-Request', 'a', 'the', 'of', 'state', 'art',
+  'abwägen', 'ABWÄGEN', 'abwa\u0308gen', 'besser', 'which', 'welches', 'was', 'better', 'option', 'vergleich', 'schau', 'Schau', 'änderung', 'PR',
+  'typescript', 'tsconfig', 'app.ts', 'x.tsx', 'tsc', 'TS2345', 'ts', 'deploy', 'deployment', 'to', 'prod', 'staging', 'rollout', 'release',
+  'color', 'colour-scheme', 'colorscheme', 'scheme', 'deadbeef', 'DEADBEEF12', '0123456', 'class', 'claſſ', 'Foo', 'file.md', 'file.txt', 'filexmd', '(x)',
+  'secret', 'token', 'tokens', 'tok', 'größe', 'grösse', 'GRÖSSE', 'übersicht', 'alpha', 'beta', 'gamma', 'delta', 'alphagamma', 'betadeltadelta', 'xyz', 'xxyyzz',
+  ',', '.', '!', '?', '-', '\n', '—', '"', '42', 'ok',
+];
+
+function message(random: () => number): string {
+  const length = Math.floor(random() * 14);
+  const separators = [' ', ' ', ' ', '', ', ', '-', '\n', '.'];
+  let text = '';
+  for (let i = 0; i < length; i++) {
+    text += VOCABULARY[Math.floor(random() * VOCABULARY.length)]! + separators[Math.floor(random() * separators.length)]!;
+  }
+  return random() < 0.2 ? text.toUpperCase() : text;
+}
+
+describe('TriggerIndex ≡ matchTriggersNaive (property)', () => {
+  const index = new TriggerIndex(SKILLS);
+
+  it('uses the prefilter for most patterns of the fixed set', () => {
+    expect(index.stats.patternTriggers).toBe(14);
+    expect(index.stats.unfilteredPatterns).toBeLessThanOrEqual(3);
+  });
+
+  it('gives exactly the naive matches on 3,000 random messages with random process filters', () => {
+    const random = rng(20240611);
+    let fired = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = message(random);
+      const active = SKILLS.filter(() => random() < 0.15).map((s) => s.name);
+      const roll = random();
+      const allowedSkillsOverride = roll < 0.7 ? null : roll < 0.75 ? [] : SKILLS.filter(() => random() < 0.6).map((s) => s.name);
+      const filter = { active, allowedSkillsOverride };
+      const expected = matchTriggersNaive(SKILLS, text, filter);
+      expect(index.match(text, filter), text).toEqual(expected);
+      fired += expected.length;
+    }
+    // The set is meant to fire often; a property that never fires proves nothing.
+    expect(fired).toBeGreaterThan(1000);
+  });
+});
+
+describe('requiredLiterals is sound (property)', () => {
+  const ATOMS = ['a', 'b', 'ab', 'ba', 'S', 's', 'k', '.', '\\.', '[ab]', '\\d', '\\w', '\\s', ' ', 'ä', '-', '\\b', '^', '$', 'x'];
+  const QUANTIFIERS = ['', '', '', '?', '*', '+', '{2}', '{0,2}', '{1,}', '??', '+?'];
+
+  function randomPattern(random: () => number, depth: number): string {
+    const items = 1 + Math.floor(random() * 4);
+    let out = '';
+    for (let i = 0; i < items; i++) {
+      const roll = random();
+      let atom: string;
+      if (depth < 2 && roll < 0.2) atom = `(${randomPattern(random, depth + 1)})`;
+      else if (depth < 2 && roll < 0.3) atom = `(?:${randomPattern(random, depth + 1)}|${randomPattern(random, depth + 1)})`;
+      else if (depth < 2 && roll < 0.33) atom = `(?=${randomPattern(random, depth + 1)})`;
+      else atom = ATOMS[Math.floor(random() * ATOMS.length)]!;
+      out += atom + (atom.startsWith('(?=') || atom === '\\b' || atom === '^' || atom === '$' ? '' : QUANTIFIERS[Math.floor(random() * QUANTIFIERS.length)]!);
+    }
+    return random() < 0.15 ? `${out}|${randomPattern(random, depth + 1)}` : out;
+  }
+
+  it('never misses: whenever a regex matches a lower-cased text, one of its literals occurs there', () => {
+    const random = rng(77);
+    const letters = ['a', 'b', 'A', 'B', 's', 'S', 'ſ', 'k', 'K', '\u212a', '.', ' ', '1', 'ä', 'Ä', 'x', '-'];
+    let checked = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const compiled = compileJavaRegex(randomPattern(random, 0));
+      if (!compiled.ok) continue;
+      const literals = requiredLiterals(compiled.regex);
+      if (!literals) continue;
+      for (let t = 0; t < 30; t++) {
+        const text = Array.from({ length: Math.floor(random() * 12) }, () => letters[Math.floor(random() * letters.length)]!).join('').toLowerCase();
+        if (!compiled.regex.test(text)) continue;
+        checked++;
+        const scanned = scanText(text);
+        expect(literals.some((l) => scanned.includes(l)), `/${compiled.regex.source}/ on ${JSON.stringify(text)} needs one of ${JSON.stringify(literals)}`).toBe(true);
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+});

@@ -1,0 +1,86 @@
+import type { TemplateEngine } from '../../templates/template-engine';
+
+/**
+ * Rendered skill bodies by (engine, body, render data) — DESIGN §4 caches compiled templates; this
+ * also keeps their output, because a sticky body is re-rendered every turn with the same data (the
+ * process's render context and the ref's args change rarely) and a render in the isolate costs
+ * ~0.1–0.3 ms. Exact: the key holds the body source itself and the data key of data-key.ts (plain
+ * JSON data only; anything else is not memoised). Templates are pure functions of their data except
+ * nunjucks' `random` filter, so a body that mentions `random` is never memoised; failed renders are
+ * not kept. Bounded by entries and by characters (LRU).
+ */
+export interface RenderedBodyCacheOptions {
+  readonly maxEntries?: number;
+  /** Sum of key and output lengths kept. */
+  readonly maxChars?: number;
+}
+
+const NON_DETERMINISTIC = /\brandom\b/;
+
+export class RenderedBodyCache {
+  private readonly entries = new Map<string, string>();
+  private readonly engineIds = new WeakMap<TemplateEngine, number>();
+  private readonly maxEntries: number;
+  private readonly maxChars: number;
+  private chars = 0;
+  private nextEngineId = 1;
+  private renders = 0;
+
+  constructor(options: RenderedBodyCacheOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 2_000;
+    this.maxChars = options.maxChars ?? 16_000_000;
+  }
+
+  /** `dataKey` is data-key.ts's key of the full render context (args included), or null to bypass. */
+  async render(templates: TemplateEngine, source: string, context: Readonly<Record<string, unknown>>, dataKey: string | null): Promise<string> {
+    if (dataKey === null || NON_DETERMINISTIC.test(source)) return this.renderNow(templates, source, context);
+    const key = `${this.engineId(templates)}\u0000${dataKey}\u0000${source}`;
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const output = await this.renderNow(templates, source, context);
+    this.remember(key, output);
+    return output;
+  }
+
+  /** Engine renders so far (misses and bypasses) — for tests and the benchmark. */
+  get engineRenders(): number {
+    return this.renders;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
+  private renderNow(templates: TemplateEngine, source: string, context: Readonly<Record<string, unknown>>): Promise<string> {
+    this.renders++;
+    return templates.render(source, context);
+  }
+
+  private remember(key: string, output: string): void {
+    const size = key.length + output.length;
+    if (size > this.maxChars / 4) return;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.chars -= key.length + old.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, output);
+    this.chars += size;
+    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
+      const [oldest, value] = this.entries.entries().next().value as [string, string];
+      this.entries.delete(oldest);
+      this.chars -= oldest.length + value.length;
+    }
+  }
+
+  private engineId(templates: TemplateEngine): number {
+    let id = this.engineIds.get(templates);
+    if (id === undefined) this.engineIds.set(templates, (id = this.nextEngineId++));
+    return id;
+  }
+}
