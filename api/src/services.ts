@@ -19,6 +19,7 @@ import { ProcessSpawner } from './domain/processes/process-spawner';
 import type { LaneLock, ProcessStore } from './domain/processes/process-store';
 import { SkillActivationService, type TriggerHook } from './domain/processes/skill-activation-service';
 import { SkillSteer } from './domain/processes/skill-steer';
+import { createTriggerHook, SkillSetCache, TriggerIndexCache } from './domain/processes/triggers';
 import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
 import { arthurEngine, ford, type Engine } from './domain/engines';
@@ -103,6 +104,9 @@ export function createServices(adapters: ServiceAdapters): Services {
     settings,
     ...(adapters.recipeAudit ? { audit: adapters.recipeAudit } : {}),
   });
+  // The auto-trigger hot path (seed 000 §4a, DESIGN §4): skill sets and their trigger indexes are
+  // cached per scope and dropped when a skill document changes.
+  const skillSets = new SkillSetCache(skills);
   const processes = new ProcessService({
     store: adapters.processStore,
     lane: new ProcessLane(adapters.laneLock),
@@ -116,7 +120,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     processes,
     skills,
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
-    ...(adapters.triggers ? { triggers: adapters.triggers } : {}),
+    triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: new TriggerIndexCache() }),
   });
   const toolRegistry = new ToolRegistry([
     ...createBuiltinTools({ manuals, recipes, cascade, skills, documents, processes, identity }),
@@ -131,9 +135,15 @@ export function createServices(adapters: ServiceAdapters): Services {
   });
   const turns = new TurnService({ processes, store: adapters.turnStore, runner: turnRunner, bus: adapters.bus });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
-  const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => cache.invalidate(e.projectId));
+  const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => {
+    cache.invalidate(e.projectId);
+    skillSets.onDocumentChanged(e);
+  });
   // After a gap (bus reconnect) we cannot know what changed elsewhere: start cold.
-  const unsubscribeGaps = adapters.bus.onMissedEvents(() => cache.clear());
+  const unsubscribeGaps = adapters.bus.onMissedEvents(() => {
+    cache.clear();
+    skillSets.clear();
+  });
   const dispose = () => {
     unsubscribe();
     unsubscribeGaps();

@@ -198,3 +198,31 @@ describe.each(testDatabases())('one-shot skills after a turn ($name)', (driver) 
     expect(after.guards).toEqual([]);
   });
 });
+
+describe.each(testDatabases())('auto-triggers on sendMessage ($name)', (driver) => {
+  let db: Database;
+  let t: TestVance;
+  let id: string;
+  beforeAll(async () => {
+    db = await driver.open();
+    t = await startTestVance(db, {}, { runTurns: false });
+    await t.gql(`mutation { createProject(name: "ops") { id } }`);
+    await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/deployer/SKILL.md', content: skill('deployer', 'triggers:\n  - type: KEYWORDS\n    keywords: [deploy, rollout]\n    minMatch: 1\n') });
+    await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/reviewer/SKILL.md', content: skill('reviewer', 'triggers:\n  - type: PATTERN\n    pattern: "(?i)schau.*(diff|pr)"\ndisable-model-invocation: true\n') });
+    id = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'default' } })).data!.spawnProcess.id;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await db?.close();
+  });
+
+  it('activates a matching skill one-shot with its reason, never a model-disabled one, never inside a longer word', async () => {
+    await t.gql(`mutation { sendMessage(processId: "${id}", text: "Please redeploy nothing; Schau dir den Diff an") { id } }`);
+    expect((await t.gql(PROCESS, { id })).data?.process.activeSkills).toEqual([]);
+    const sent = await t.gql(`mutation { sendMessage(processId: "${id}", text: "Time to deploy the build") { sender content } }`);
+    expect(sent.data?.sendMessage).toEqual({ sender: 'USER', content: 'Time to deploy the build' });
+    const p = await t.gql(`query { process(id: "${id}") { activeSkills { name oneShot reason } turnRequestedAt } }`);
+    expect(p.data?.process.activeSkills).toEqual([{ name: 'deployer', oneShot: true, reason: expect.stringContaining('deploy') }]);
+    expect(p.data?.process.turnRequestedAt).toBeTruthy();
+  });
+});
