@@ -316,30 +316,24 @@ function stats(samples: readonly number[]): Stats {
 
 type Turn = (message: string) => Promise<unknown>;
 
-/** Wall-clock and process CPU time (all threads: GC helpers, the isolate's thread) per call. */
+/** Wall-clock time per call. (Process CPU time is no better on Node 20: it also counts V8's parallel GC threads.) */
 interface Samples {
   readonly wall: number[];
-  readonly cpu: number[];
 }
 
-const samples = (): Samples => ({ wall: [], cpu: [] });
+const samples = (): Samples => ({ wall: [] });
 
 async function timeCalls(run: Turn, msgs: readonly string[], count: number, offset: number, into: Samples): Promise<void> {
   for (let i = 0; i < count; i++) {
     const message = msgs[(offset + i) % msgs.length]!;
-    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await run(message);
-    const t1 = performance.now();
-    const c1 = process.cpuUsage(c0);
-    into.wall.push(t1 - t0);
-    into.cpu.push((c1.user + c1.system) / 1000);
+    into.wall.push(performance.now() - t0);
   }
 }
 
 interface Measured {
   readonly wall: Stats;
-  readonly cpu: Stats;
 }
 
 /**
@@ -362,7 +356,7 @@ async function compare(cases: readonly [string, Turn][], slow: Turn, msgs: reado
     collect();
     await timeCalls(slow, msgs, naivePerRound, round * 31, naiveSamples);
   }
-  const measured = (s: Samples): Measured => ({ wall: stats(s.wall), cpu: stats(s.cpu) });
+  const measured = (s: Samples): Measured => ({ wall: stats(s.wall) });
   return { ours: fast.map(measured), naive: measured(naiveSamples) };
 }
 
@@ -432,7 +426,7 @@ async function breakdown(w: World, templates: TemplateEngine): Promise<[string, 
     await timeCalls(run, msgs, 300, 0, samples());
     collect();
     await timeCalls(run, msgs, ITERATIONS, 0, into);
-    rows.push([name, { wall: stats(into.wall), cpu: stats(into.cpu) }]);
+    rows.push([name, { wall: stats(into.wall) }]);
   }
   return rows;
 }
@@ -464,7 +458,7 @@ async function main(): Promise<void> {
       const result = await compare(cases, slow, w.messages);
       const [o] = result.ours;
       const nv = result.naive;
-      headline.push(`| ${n(size)} | ${ms(o!.wall.p50)} | ${ms(o!.wall.p99)} | ${ms(o!.cpu.p99)} | ${ms(nv.wall.p50)} | ${ms(nv.wall.p99)} | ${ratio(nv.wall.p50, o!.wall.p50)} | ${ratio(nv.wall.p99, o!.wall.p99)} | ${n(o!.wall.count)} / ${nv.wall.count} |`);
+      headline.push(`| ${n(size)} | ${ms(o!.wall.p50)} | ${ms(o!.wall.p99)} | ${ms(nv.wall.p50)} | ${ms(nv.wall.p99)} | ${ratio(nv.wall.p50, o!.wall.p50)} | ${ratio(nv.wall.p99, o!.wall.p99)} | ${n(o!.wall.count)} / ${nv.wall.count} |`);
       variants.push(`| ${n(size)} | ${result.ours.map((m) => `${ms(m.wall.p50)} / ${ms(m.wall.p99)}`).join(' | ')} | ${result.ours.map((m) => ratio(nv.wall.p99, m.wall.p99)).join(' · ')} |`);
       const c = await coldCosts(w);
       const stats = w.caches.indexes.indexFor(await w.skillSets.list(SCOPE)).stats;
@@ -477,9 +471,9 @@ async function main(): Promise<void> {
     inProcess.dispose();
   }
   console.log(`\n## Turn preparation at N skills: ours (isolate templates + RenderedBodyCache, the default) vs naive, same run\n`);
-  console.log(`${ITERATIONS} turns of ours per size, naive within ~${NAIVE_BUDGET_MS / 1000} s per size; ${ROUNDS} interleaved rounds; ${MESSAGES} distinct messages; ms. CPU = process CPU time of the turn (all threads), which leaves out time the OS gave to other processes.\n`);
-  console.log('| skills | ours p50 | ours p99 | ours p99 CPU | naive p50 | naive p99 | ratio p50 | ratio p99 | turns (ours / naive) |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`${ITERATIONS} turns of ours per size, naive within ~${NAIVE_BUDGET_MS / 1000} s per size; ${ROUNDS} interleaved rounds; ${MESSAGES} distinct messages (5 % are ~3 KB pasted logs); wall-clock ms.\n`);
+  console.log('| skills | ours p50 | ours p99 | naive p50 | naive p99 | ratio p50 | ratio p99 | turns (ours / naive) |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of headline) console.log(row);
   console.log('\n## Our path by template sandbox and body memo (p50 / p99 ms; last column: naive p99 ÷ each p99)\n');
   console.log(`| skills | ${VARIANTS.join(' | ')} | p99 ratios |`);
@@ -489,15 +483,15 @@ async function main(): Promise<void> {
   console.log('| skills in cascade | listed | can auto-trigger | KEYWORDS triggers | PATTERN triggers | patterns without a literal (always run) | indexed tokens | triggered per turn | section chars |');
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of shape) console.log(row);
-  console.log('\n## Cold costs (once per change of a skill document in the scope, not per turn)\n');
+  console.log('\n## Cold costs: once per change of a skill document in the scope with SkillSetCache; listAvailable is paid on EVERY turn by a caller that lists instead\n');
   console.log('| skills | listAvailable, default parse cache (ms) | listAvailable, parse cache ≥ skills (ms) | TriggerIndex build (ms) | index heap (MB) | index builds in the run | listings in the run |');
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of cold) console.log(row);
   if (detail) {
     console.log(`\n## Where our time goes at ${n(detail[0])} skills (isolate; ${ITERATIONS} calls each; ms)\n`);
-    console.log('| step | p50 | p99 | p99 CPU |');
-    console.log('| --- | ---: | ---: | ---: |');
-    for (const [name, m] of detail[1]) console.log(`| ${name} | ${ms(m.wall.p50)} | ${ms(m.wall.p99)} | ${ms(m.cpu.p99)} |`);
+    console.log('| step | p50 | p99 |');
+    console.log('| --- | ---: | ---: |');
+    for (const [name, m] of detail[1]) console.log(`| ${name} | ${ms(m.wall.p50)} | ${ms(m.wall.p99)} |`);
   }
 }
 

@@ -31,6 +31,8 @@ export interface PhrasePosting {
 }
 
 export interface TokenPostings {
+  /** Dense id, for per-message "seen" stamps without a Set. */
+  readonly id: number;
   /** One-word keywords starting (and ending) here, as pairs (trigger, global keyword id). */
   readonly words: Int32Array;
   readonly phrases: readonly PhrasePosting[];
@@ -120,7 +122,7 @@ export function buildTriggerIndexCore(skills: readonly AvailableSkill[]): Trigge
   const patternTriggers = triggers.length - keywordTriggers;
   const postings = new Map<string, TokenPostings>();
   for (const token of new Set([...words.keys(), ...phrases.keys()])) {
-    postings.set(token, { words: Int32Array.from(words.get(token) ?? []), phrases: phrases.get(token) ?? [] });
+    postings.set(token, { id: postings.size, words: Int32Array.from(words.get(token) ?? []), phrases: phrases.get(token) ?? [] });
   }
   return {
     parsed: skills.map((s) => s.skill),

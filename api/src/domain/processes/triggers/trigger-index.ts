@@ -37,6 +37,7 @@ export class TriggerIndex {
   private readonly triggerCount: Int32Array;
   private readonly skillStamp: Int32Array;
   private readonly skillBest: Int32Array;
+  private readonly tokenStamp: Int32Array;
   private generation = 0;
 
   /** Builds the index for `skills`, or rebinds a core built for the same parsed skills (see TriggerIndexCache). */
@@ -47,6 +48,7 @@ export class TriggerIndex {
     this.triggerCount = new Int32Array(this.core.triggers.length);
     this.skillStamp = new Int32Array(skills.length);
     this.skillBest = new Int32Array(skills.length);
+    this.tokenStamp = new Int32Array(this.core.postings.size);
   }
 
   get stats(): TriggerIndexStats {
@@ -112,13 +114,13 @@ export class TriggerIndex {
       }
       if (++triggerCount[trigger]! === thresholds[trigger]) onFire(trigger);
     };
-    const seenWords = new Set<string>();
+    const tokenStamp = this.tokenStamp;
     for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i]!;
-      const entry = postings.get(token);
+      const entry = postings.get(tokens[i]!);
       if (!entry) continue;
-      if (!seenWords.has(token)) {
-        seenWords.add(token);
+      // One-word keywords need only the first occurrence of their token; phrases need every one.
+      if (tokenStamp[entry.id] !== gen) {
+        tokenStamp[entry.id] = gen;
         const words = entry.words;
         for (let p = 0; p < words.length; p += 2) hit(words[p]!, words[p + 1]!);
       }
@@ -163,7 +165,7 @@ export class TriggerIndex {
   private nextGeneration(): number {
     if (this.generation >= 0x7fffffff) {
       this.generation = 0;
-      for (const a of [this.keywordStamp, this.triggerStamp, this.skillStamp]) a.fill(0);
+      for (const a of [this.keywordStamp, this.triggerStamp, this.skillStamp, this.tokenStamp]) a.fill(0);
     }
     return ++this.generation;
   }

@@ -54,11 +54,11 @@ export interface TurnCaches {
   readonly toolPools: ToolPoolCache;
 }
 
-const SHARED: TurnCaches = { indexes: new TriggerIndexCache(), bodies: new RenderedBodyCache(), toolPools: new ToolPoolCache() };
-
 export function createTurnCaches(): TurnCaches {
   return { indexes: new TriggerIndexCache(), bodies: new RenderedBodyCache(), toolPools: new ToolPoolCache() };
 }
+
+const SHARED: TurnCaches = createTurnCaches();
 
 export interface PreparedTurn {
   readonly triggered: readonly TriggerMatch[];
