@@ -1,0 +1,395 @@
+/**
+ * Turns (issue 5 "Measured"): turn overhead excluding the model, and turn-event fan-out.
+ *
+ *   node --no-node-snapshot --import tsx test/bench/turns.ts
+ *   (BENCH_TURNS=50 BENCH_SUBSCRIBERS=1000 are the defaults)
+ *
+ * 1. Turn overhead, in-process (no HTTP on the measured path): a temp PGlite database, startVance with
+ *    runTurns, the offline provider (chunkDelayMs 0), a recipe `bench` (engine ford, every built-in
+ *    tool but 5 removed), 5 VANCE-layer skills activated sticky. Each turn is timed end to end: sendMessage → TurnFinished seen on the
+ *    bus. The baseline is the same OfflineProvider.stream() called bare, N times, with the turn's
+ *    system prompt, tools and a history that grows like the turn's — measured in the same run.
+ * 2. Fan-out: the server runs in a child process (this file with `--server`); the parent opens
+ *    BENCH_SUBSCRIBERS graphql-ws clients on `turnEvents(processId)` of one process over loopback,
+ *    triggers a turn with a long offline answer (many TextDelta batches) and measures, for every
+ *    (client, TextDelta) pair, receipt time − server time. Two server times are reported: the event's
+ *    `at` (the row's created_at, taken before publish) and the moment the server published it on its
+ *    bus (recorded in the child). Baseline: the same with 1 subscriber, same run.
+ * Numbers are printed, never asserted (DESIGN §9).
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startVance, type RunningVance } from '../../api/src/app';
+import { loadConfig } from '../../api/src/config';
+import { openDatabase, type Database } from '../../api/src/persistence';
+import { OfflineProvider } from '../../api/src/llm';
+import type { ChatMessage, ModelCallRequest } from '../../api/src/domain/llm/model-provider';
+import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
+
+const TOKEN = 'bench-admin-token-0123456789';
+const TURNS = Number(process.env.BENCH_TURNS ?? 50);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const SKILLS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+const BENCH_TOOLS = ['current_time', 'doc_list', 'doc_read', 'whoami', 'workspace_list'];
+/** The long message of the fan-out turn: the offline answer echoes it, ~ LONG_CHARS / 200 TextDelta batches. */
+const LONG_CHARS = Number(process.env.BENCH_LONG_CHARS ?? 8_000);
+const BATCH = 100;
+const now = (): number => performance.timeOrigin + performance.now();
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------
+
+function pct(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function longText(chars: number): string {
+  const words = 'fan out latency check over loopback with many subscribers on one process turn events stream'.split(' ');
+  const out: string[] = [];
+  let n = 0;
+  for (let i = 0; n < chars; i++) {
+    const w = words[i % words.length]!;
+    out.push(w);
+    n += w.length + 1;
+  }
+  return out.join(' ');
+}
+
+async function startLocal(dataDir: string): Promise<{ vance: RunningVance; database: Database }> {
+  const database = await openDatabase({ dataDir });
+  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
+  return { vance, database };
+}
+
+/** Seeds the recipe and the 5 skills, creates a project; returns the admin principal. */
+async function seed(vance: RunningVance) {
+  const { services } = vance;
+  const admin = await services.identity.authenticate(TOKEN);
+  // 5 tools: every other catalog tool is removed by the recipe (built-ins are otherwise unrestricted).
+  const others = services.tools.list().map((t) => t.name).filter((n) => !BENCH_TOOLS.includes(n));
+  await services.documents.put(admin, 'VANCE', null, '_vance/recipes/bench.yaml',
+    `description: Bench worker\nengine: ford\nparams:\n  validation: false\nallowedToolsRemove: [${others.join(', ')}]\n`);
+  for (const name of SKILLS) {
+    const body = `---\ntitle: ${name}\ndescription: Bench skill ${name}\nversion: "1.0.0"\n---\nWhen working on ${name} topics, be precise and brief. ${'Keep answers short. '.repeat(10)}\n`;
+    await services.documents.put(admin, 'VANCE', null, `_vance/skills/${name}/SKILL.md`, body);
+  }
+  await services.identity.createProject(admin, 'bench', 'NORMAL');
+  return admin;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server mode (child process of the fan-out part)
+// ---------------------------------------------------------------------------------------------
+
+async function serverMain(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-turns-srv-'));
+  const { vance, database } = await startLocal(dataDir);
+  const admin = await seed(vance);
+  const { services } = vance;
+  const single = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'fanout-1' });
+  const many = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'fanout-n' });
+  // Server-side send time: the moment the event is published on the bus (after its row is written).
+  let published: Record<string, number> = {};
+  services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
+    if (e.type === 'TextDelta') published[e.id] = now();
+  });
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    if (line === 'times') {
+      process.stdout.write(`${JSON.stringify(published)}\n`);
+      published = {};
+    } else if (line === 'stop') {
+      void (async () => {
+        await vance.close();
+        await database.close();
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      })();
+    }
+  });
+  process.stdout.write(`${JSON.stringify({ url: vance.url, single: single.id, many: many.id })}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Part 1: turn overhead, in-process
+// ---------------------------------------------------------------------------------------------
+
+interface OverheadResult { turn: number[]; bare: number[]; tools: string[]; deltas: number; systemChars: number; skills: string[] }
+
+async function turnOverhead(): Promise<OverheadResult> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-turns-'));
+  const { vance, database } = await startLocal(dataDir);
+  try {
+    const { services } = vance;
+    const admin = await seed(vance);
+    const proc = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'overhead' });
+    for (const name of SKILLS) await services.activation.activate(admin, proc.id, name, null, false);
+    const active = (await services.processes.get(admin, proc.id)).activeSkills.map((s) => s.name);
+
+    // Turn completion from the bus: TurnFinished / TurnFailed of this process.
+    let waiter: { resolve: (e: TurnEventEnvelope) => void } | null = null;
+    let tools: string[] = [];
+    let deltas = 0;
+    const unsubscribe = services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
+      if (e.processId !== proc.id) return;
+      if (e.type === 'PromptComposed' && Array.isArray(e.payload?.tools)) tools = e.payload.tools as string[];
+      if (e.type === 'TextDelta') deltas++;
+      if (e.type === 'TurnFinished' || e.type === 'TurnFailed') waiter?.resolve(e);
+    });
+    const runTurn = async (text: string): Promise<number> => {
+      const done = new Promise<TurnEventEnvelope>((resolve) => (waiter = { resolve }));
+      const t0 = now();
+      await services.activation.sendMessage(admin, proc.id, text);
+      const end = await withTimeout(done, 30_000, `turn '${text}' did not finish (no TurnFinished on the bus)`);
+      const ms = now() - t0;
+      waiter = null;
+      if (end.type === 'TurnFailed') throw new Error(`turn failed: ${JSON.stringify(end.payload)}`);
+      return ms;
+    };
+
+    const composition = await services.turns.preview(admin, proc.id);
+    for (let i = 0; i < 3; i++) await runTurn(`warm-up message number ${i}, please answer briefly`); // discarded
+    deltas = 0;
+    const turn: number[] = [];
+    for (let i = 0; i < TURNS; i++) turn.push(await runTurn(`benchmark message number ${i}, please answer briefly`));
+    unsubscribe();
+    const deltasPerTurn = deltas / TURNS;
+
+    // Baseline: the bare provider, same system prompt and tools, a history growing like the turn's.
+    const provider = new OfflineProvider({ chunkDelayMs: 0 });
+    const history: ChatMessage[] = [];
+    const settings = { get: () => undefined } as unknown as ModelCallRequest['settings'];
+    const bareCall = async (text: string): Promise<number> => {
+      const t0 = now();
+      history.push({ role: 'user', content: text });
+      let answer = '';
+      const request: ModelCallRequest = {
+        provider: 'offline', model: 'offline-echo', messages: [...composition.system, ...history], tools: composition.tools, sampling: {} as ModelCallRequest['sampling'], settings,
+      };
+      for await (const ev of provider.stream(request)) if (ev.type === 'text-delta') answer += ev.text;
+      history.push({ role: 'assistant', content: answer });
+      return now() - t0;
+    };
+    for (let i = 0; i < 3; i++) await bareCall(`warm-up message number ${i}, please answer briefly`);
+    const bare: number[] = [];
+    for (let i = 0; i < TURNS; i++) bare.push(await bareCall(`benchmark message number ${i}, please answer briefly`));
+    const systemChars = composition.system.reduce((n, m) => n + m.content.length, 0);
+    return { turn, bare, tools, deltas: deltasPerTurn, systemChars, skills: active };
+  } finally {
+    await vance.close();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Part 2: fan-out over loopback
+// ---------------------------------------------------------------------------------------------
+
+interface ServerHandle { info: { url: string; single: string; many: string }; request: (line: string) => Promise<string>; stop: () => Promise<void> }
+
+async function startServerChild(): Promise<ServerHandle> {
+  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', __filename, '--server'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
+  const lines: Interface = createInterface({ input: child.stdout! });
+  const queue: string[] = [];
+  let wake: (() => void) | null = null;
+  lines.on('line', (l) => {
+    queue.push(l);
+    wake?.();
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+    wake?.();
+  });
+  const nextLine = async (ms: number, what: string): Promise<string> =>
+    withTimeout((async () => {
+      while (queue.length === 0) {
+        if (exited) throw new Error(`bench server exited (${what})`);
+        await new Promise<void>((r) => (wake = r));
+        wake = null;
+      }
+      return queue.shift()!;
+    })(), ms, what);
+  const info = JSON.parse(await nextLine(60_000, 'bench server start')) as ServerHandle['info'];
+  return {
+    info,
+    request: async (line) => {
+      child.stdin!.write(`${line}\n`);
+      return nextLine(15_000, `bench server answer to '${line}'`);
+    },
+    stop: async () => {
+      if (exited) return;
+      child.stdin!.write('stop\n');
+      await withTimeout(new Promise<void>((r) => child.once('exit', () => r())), 15_000, 'bench server stop').catch(() => child.kill('SIGKILL'));
+    },
+  };
+}
+
+const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
+const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { id turnId type at } }`;
+
+async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<void> {
+  const res = await withTimeout(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ query, variables }) }), 15_000, 'sendMessage');
+  const body = (await res.json()) as { errors?: unknown };
+  if (body.errors) throw new Error(`sendMessage: ${JSON.stringify(body.errors)}`);
+}
+
+interface Received { id: string; turnId: string; type: string; at: number; recv: number }
+
+interface Subscriber { client: Client; events: Received[]; finished: number; onFinish: (() => void) | null; error: unknown }
+
+function subscribe(url: string, processId: string): Subscriber {
+  const client = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${TOKEN}` }, retryAttempts: 0, lazy: true });
+  const sub: Subscriber = { client, events: [], finished: 0, onFinish: null, error: null };
+  client.subscribe<{ turnEvents: { id: string; turnId: string; type: string; at: string } }>({ query: EVENTS, variables: { id: processId } }, {
+    next: (msg) => {
+      const recv = now();
+      const e = msg.data?.turnEvents;
+      if (!e) return;
+      if (e.type === 'TextDelta') sub.events.push({ id: e.id, turnId: e.turnId, type: e.type, at: Date.parse(e.at), recv });
+      if (e.type === 'TurnFinished' || e.type === 'TurnFailed') {
+        sub.finished++;
+        sub.onFinish?.();
+      }
+    },
+    error: (err) => {
+      sub.error = err;
+      sub.onFinish?.();
+    },
+    complete: () => undefined,
+  });
+  return sub;
+}
+
+/** Resolves when every subscriber has seen `count` finished turns. */
+async function allFinished(subs: Subscriber[], count: number, ms: number, what: string): Promise<void> {
+  await withTimeout(Promise.all(subs.map((s) => new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (s.error) reject(new Error(`subscriber failed: ${s.error instanceof Error ? s.error.message : JSON.stringify(s.error)}`));
+      else if (s.finished >= count) {
+        s.onFinish = null;
+        resolve();
+      }
+    };
+    s.onFinish = check;
+    check();
+  }))), ms, `${what}: ${subs.filter((s) => s.finished < count).length} of ${subs.length} subscribers did not see TurnFinished`);
+}
+
+interface FanOutResult { subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number }
+
+async function fanOut(server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
+  const { url } = server.info;
+  const subs: Subscriber[] = [];
+  try {
+    for (let i = 0; i < n; i += BATCH) {
+      const batch = Array.from({ length: Math.min(BATCH, n - i) }, () => subscribe(url, processId));
+      subs.push(...batch);
+      await new Promise((r) => setTimeout(r, 100)); // let the batch connect and subscribe
+    }
+    // Sync turn: only when every client has seen its TurnFinished are all of them subscribed (and warm).
+    await new Promise((r) => setTimeout(r, 500));
+    await gql(url, SEND, { id: processId, text: 'sync turn, short answer' });
+    await allFinished(subs, 1, 60_000, `sync turn with ${n} subscribers`);
+    for (const s of subs) s.events.length = 0;
+    await server.request('times'); // drop the sync turn's publish times
+
+    const t0 = now();
+    for (let t = 0; t < measuredTurns; t++) {
+      await gql(url, SEND, { id: processId, text: longText(LONG_CHARS) });
+      await allFinished(subs, 2 + t, 90_000, `measured turn ${t + 1} with ${n} subscribers`);
+    }
+    const turnMs = (now() - t0) / measuredTurns;
+    const published = JSON.parse(await server.request('times')) as Record<string, number>;
+    const atLat: number[] = [];
+    const pubLat: number[] = [];
+    for (const s of subs) {
+      for (const e of s.events) {
+        atLat.push(e.recv - e.at);
+        const p = published[e.id];
+        if (p !== undefined) pubLat.push(e.recv - p);
+      }
+    }
+    const deltas = subs[0]!.events.length / measuredTurns;
+    return { subscribers: n, deltas, atLat, pubLat, turnMs };
+  } finally {
+    await Promise.all(subs.map((s) => s.client.dispose()));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const started = now();
+  console.log(`\nTurn overhead: ${TURNS} turns, in-process, offline provider (chunkDelayMs 0), ${SKILLS.length} sticky skills …`);
+  const o = await turnOverhead();
+  const tp50 = pct(o.turn, 50);
+  const tp99 = pct(o.turn, 99);
+  const bp50 = pct(o.bare, 50);
+  const bp99 = pct(o.bare, 99);
+  console.log(`\nTurn overhead (end to end sendMessage → TurnFinished on the bus, vs the bare OfflineProvider.stream() in the same run)\n`);
+  console.log(`active skills: ${o.skills.length} (${o.skills.join(', ')}); tools offered: ${o.tools.length} (${o.tools.join(', ')}); system prompt ${o.systemChars} chars; ${f(o.deltas, 1)} TextDelta events per turn\n`);
+  console.log('| case | n | p50 ms | p99 ms | mean ms |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  console.log(`| full turn (Vance, offline provider) | ${o.turn.length} | ${f(tp50)} | ${f(tp99)} | ${f(mean(o.turn))} |`);
+  console.log(`| bare provider call (baseline) | ${o.bare.length} | ${f(bp50, 3)} | ${f(bp99, 3)} | ${f(mean(o.bare), 3)} |`);
+  console.log(`\noverhead ratio turn ÷ bare: p50 ${f(tp50 / bp50, 1)}×, p99 ${f(tp99 / bp99, 1)}×; absolute overhead p50 ${f(tp50 - bp50)} ms per turn`);
+
+  console.log(`\nFan-out: server in a child process, graphql-ws clients in this process, loopback …`);
+  const server = await startServerChild();
+  let one: FanOutResult;
+  let many: FanOutResult;
+  try {
+    one = await fanOut(server, 1, server.info.single, 10);
+    many = await fanOut(server, SUBSCRIBERS, server.info.many, 2);
+  } finally {
+    await server.stop();
+  }
+  console.log(`\nTextDelta delivery latency over loopback, per (client, delta) pair; the offline answer of ~${LONG_CHARS} chars gives ~${f(many.deltas, 0)} TextDelta batches per turn`);
+  console.log('(from `at` = the event row\'s created_at, before publish; from publish = the server\'s bus publish; both clocks are this machine\'s)\n');
+  console.log('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of [one, many]) {
+    console.log(`| ${r.subscribers} | ${r.atLat.length} | ${f(pct(r.atLat, 50))} | ${f(pct(r.atLat, 99))} | ${f(pct(r.pubLat, 50))} | ${f(pct(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
+  }
+  console.log(`\n${SUBSCRIBERS} ÷ 1 subscriber: p50 ${f(pct(many.atLat, 50) / pct(one.atLat, 50), 1)}×, p99 ${f(pct(many.atLat, 99) / pct(one.atLat, 99), 1)}× (from at); p50 ${f(pct(many.pubLat, 50) / pct(one.pubLat, 50), 1)}×, p99 ${f(pct(many.pubLat, 99) / pct(one.pubLat, 99), 1)}× (from publish)`);
+  console.log(`\ntotal ${f((now() - started) / 1000, 1)} s`);
+}
+
+if (process.argv.includes('--server')) {
+  serverMain().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().then(() => process.exit(0), (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
