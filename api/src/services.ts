@@ -19,7 +19,8 @@ import { ProcessSpawner } from './domain/processes/process-spawner';
 import type { LaneLock, ProcessStore } from './domain/processes/process-store';
 import { SkillActivationService, type TriggerHook } from './domain/processes/skill-activation-service';
 import { SkillSteer } from './domain/processes/skill-steer';
-import { createTriggerHook, SkillSetCache, TriggerIndexCache } from './domain/processes/triggers';
+import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
+import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
 import { arthurEngine, ford, type Engine } from './domain/engines';
@@ -107,6 +108,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   // The auto-trigger hot path (seed 000 §4a, DESIGN §4): skill sets and their trigger indexes are
   // cached per scope and dropped when a skill document changes.
   const skillSets = new SkillSetCache(skills);
+  const turnCaches = createTurnCaches();
   const processes = new ProcessService({
     store: adapters.processStore,
     lane: new ProcessLane(adapters.laneLock),
@@ -120,7 +122,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     processes,
     skills,
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
-    triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: new TriggerIndexCache() }),
+    triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: turnCaches.indexes }),
   });
   const toolRegistry = new ToolRegistry([
     ...createBuiltinTools({ manuals, recipes, cascade, skills, documents, processes, identity }),
@@ -129,7 +131,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
   const turnRunner = new TurnRunner({
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
-    toolbox: toolRegistry, tools, skills, templates, settings, engines,
+    toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines,
     principalOf: (tenantId, userId) => principalOf(adapters.identityStore, tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
   });

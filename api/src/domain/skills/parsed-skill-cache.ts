@@ -17,7 +17,8 @@ interface Entry {
 export class ParsedSkillCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly maxEntries = 5_000) {}
+  // Above the largest skill set we plan for (10,000 skills per scope), so one listing never evicts itself.
+  constructor(private readonly maxEntries = 50_000) {}
 
   get(tenantId: string, doc: LayerDocument): ParsedSkill | undefined {
     const key = keyOf(tenantId, doc);

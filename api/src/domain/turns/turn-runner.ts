@@ -10,7 +10,8 @@ import { preview } from '../processes/process-events';
 import type { Process } from '../processes/process';
 import type { ProcessService } from '../processes/process-service';
 import type { SkillActivationService } from '../processes/skill-activation-service';
-import { prepareTurn } from '../processes/turn-preparation';
+import { prepareTurn, type TurnCaches } from '../processes/turn-preparation';
+import type { SkillSetCache } from '../processes/triggers';
 import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
 import { readModelSize, StaticModelCatalog, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
 import { composeSystemPrompt, type PromptRenderContext } from '../recipes/prompt-composition';
@@ -36,6 +37,10 @@ export interface TurnRunnerDeps {
   readonly toolbox: TurnToolbox;
   readonly tools: ToolCatalog;
   readonly skills: SkillResolver;
+  /** Per-scope skill lists kept until a skill document changes (the hot path, DESIGN §4). */
+  readonly skillSets?: SkillSetCache;
+  /** Trigger indexes, rendered bodies and tool pools reused across turns. */
+  readonly turnCaches?: TurnCaches;
   readonly templates: TemplateEngine;
   readonly settings: SettingsService;
   readonly engines: ReadonlyMap<string, Engine>;
@@ -237,7 +242,7 @@ export class TurnRunner {
     const extra = (await engine.promptSections?.({ process, scope })) ?? [];
     const adjustments = process.toolAdjustments;
     const prepared = await prepareTurn({
-      skills: await skills.listAvailable(scope),
+      skills: this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope),
       activeSkills: process.activeSkills,
       allowedSkillsOverride: process.allowedSkillsOverride,
       message: null,
@@ -250,6 +255,7 @@ export class TurnRunner {
         maxTools: positiveInt(params.maxTools) ?? null,
       },
       indexKey: `${scope.tenantId}/${scope.projectId ?? ''}/${scope.userProjectId}`,
+      ...(this.deps.turnCaches ? { caches: this.deps.turnCaches } : {}),
     });
     const prompt = [composed.systemPrompt, ...extra.map((s) => s.text)].join('\n\n');
     const sections: PromptSection[] = [{ kind: 'SYSTEM_PROMPT', text: composed.systemPrompt }, ...extra];
