@@ -3,6 +3,7 @@ import type { Principal } from '../identity/principal';
 import type { ProcessService } from '../processes/process-service';
 import type { ChatLogMessage, Turn, TurnEvent } from './turn';
 import { turnEventStream } from './turn-event-stream';
+import { HIDDEN_PROMPT_TEXT, mayReadPrompt, redactPrompt } from './prompt-visibility';
 import type { TurnComposition, TurnRunner } from './turn-runner';
 import type { TurnStore } from './turn-store';
 
@@ -21,12 +22,29 @@ export class TurnService {
   }
 
   async preview(principal: Principal, processId: string): Promise<TurnComposition> {
-    return this.deps.runner.preview(await this.deps.processes.get(principal, processId));
+    const process = await this.deps.processes.get(principal, processId);
+    const composition = await this.deps.runner.preview(process);
+    if (mayReadPrompt(principal, process)) return composition;
+    return { ...composition, sections: composition.sections.map((s) => ({ ...s, text: HIDDEN_PROMPT_TEXT })) };
   }
 
-  /** The access check happens before anything streams. */
+  /** The access check happens before anything streams; prompt text only for those who may read it. */
   async events(principal: Principal, processId: string, afterEventId: string | null): Promise<AsyncIterableIterator<TurnEvent>> {
     const process = await this.deps.processes.get(principal, processId);
-    return turnEventStream(this.deps.bus, this.deps.store, process, afterEventId);
+    const stream = turnEventStream(this.deps.bus, this.deps.store, process, afterEventId);
+    return mayReadPrompt(principal, process) ? stream : mapEvents(stream, redactPrompt);
   }
+}
+
+function mapEvents(source: AsyncIterableIterator<TurnEvent>, map: (e: TurnEvent) => TurnEvent): AsyncIterableIterator<TurnEvent> {
+  return {
+    next: async () => {
+      const r = await source.next();
+      return r.done ? r : { value: map(r.value), done: false };
+    },
+    return: async () => (source.return ? source.return() : { value: undefined, done: true }),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

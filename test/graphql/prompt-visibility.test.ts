@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases';
+import type { Database } from '../../api/src/persistence';
+import { collect, startTestVance, type TestVance } from './harness';
+
+const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`;
+const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } } }`;
+
+// Issue 5: a composed prompt's full text goes only to those allowed to read the recipe. A recipe
+// from the owner's private USER layer is readable by the owner alone, not by admins who see the process.
+describe.each(testDatabases())('prompt text visibility ($name)', (driver) => {
+  let db: Database;
+  let t: TestVance;
+  let owner: string;
+  let id: string;
+  beforeAll(async () => {
+    db = await driver.open();
+    t = await startTestVance(db);
+    await t.gql(`mutation { createProject(name: "lab") { id } }`);
+    owner = (await t.gql(`mutation { createUser(login: "owen") { token } }`)).data!.createUser.token;
+    await t.gql(`mutation { addProjectMember(project: "lab", login: "owen") { role } }`);
+    await t.gql(`mutation P($c: String!) { putDocument(layer: USER, path: "_vance/recipes/mine.yaml", content: $c) { version } }`,
+      { c: 'description: private\nengine: ford\npromptPrefix: "Secret owner instructions."\n' }, owner);
+    id = (await t.gql(`mutation { spawnProcess(input: { project: "lab", recipe: "mine" }) { id } }`, {}, owner)).data!.spawnProcess.id;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await db?.close();
+  });
+
+  it('shows the owner the prompt text and an admin only its shape', async () => {
+    const ownerPreview = (await t.gql(PREVIEW, { id }, owner)).data?.composeTurnPreview;
+    expect(JSON.stringify(ownerPreview)).toContain('Secret owner instructions.');
+    const adminPreview = (await t.gql(PREVIEW, { id })).data?.composeTurnPreview;
+    expect(JSON.stringify(adminPreview)).not.toContain('Secret owner instructions.');
+
+    const asAdmin = collect<{ turnEvents: { type: string; payload: any } }>(t.ws(), EVENTS, { id });
+    const asOwner = collect<{ turnEvents: { type: string; payload: any } }>(t.ws(owner), EVENTS, { id });
+    await new Promise((r) => setTimeout(r, 300));
+    await t.gql(`mutation { sendMessage(processId: "${id}", text: "hello") { id } }`, {}, owner);
+    const composed = async (s: typeof asAdmin) => {
+      for (;;) {
+        const e = (await s.next(15_000)).data!.turnEvents;
+        if (e.type === 'PromptComposed') return e.payload;
+      }
+    };
+    const ownerView = await composed(asOwner);
+    const adminView = await composed(asAdmin);
+    expect(JSON.stringify(ownerView)).toContain('Secret owner instructions.');
+    expect(adminView.redacted).toBe(true);
+    expect(JSON.stringify(adminView)).not.toContain('Secret owner instructions.');
+    expect(adminView.sections.length).toBe(ownerView.sections.length);
+  });
+});
