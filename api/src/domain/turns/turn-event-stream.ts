@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/event-bus';
+import { PushIterator } from '../shared/push-iterator';
 import { TURN_EVENTS_TOPIC, type TurnEvent, type TurnEventEnvelope } from './turn';
 import type { TurnStore } from './turn-store';
 
@@ -12,55 +13,27 @@ import type { TurnStore } from './turn-store';
 export function turnEventStream(
   bus: EventBus, store: TurnStore, process: { tenantId: string; id: string }, afterEventId: string | null, maxBuffered = 10_000,
 ): AsyncIterableIterator<TurnEvent> {
-  const buffer: TurnEvent[] = [];
-  let wake: ((result: IteratorResult<TurnEvent>) => void) | null = null;
-  let done = false;
+  const stream = new PushIterator<TurnEvent>(maxBuffered);
   let last = toBigInt(afterEventId);
   const deliver = (event: TurnEvent) => {
     const id = BigInt(event.id);
-    if (done || id <= last) return;
+    if (stream.closed || id <= last) return;
     last = id;
-    if (wake) {
-      const resolve = wake;
-      wake = null;
-      resolve({ value: event, done: false });
-    } else {
-      buffer.push(event);
-      if (buffer.length > maxBuffered) buffer.shift();
-    }
+    stream.push(event);
   };
   let chain: Promise<void> = Promise.resolve();
-  const unsubscribe = bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (envelope) => {
+  stream.onClose(bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (envelope) => {
     if (envelope.processId !== process.id || envelope.tenantId !== process.tenantId) return;
     chain = chain.then(async () => {
-      if (done) return;
+      if (stream.closed) return;
       const event = envelope.payload ? (envelope as TurnEvent) : await store.findEvent(envelope.tenantId, envelope.id);
       if (event) deliver(event);
     }).catch(() => undefined);
-  });
+  }));
   chain = chain.then(async () => {
     for (const event of await store.listEvents(process.tenantId, process.id, afterEventId)) deliver(event);
   }).catch(() => undefined);
-  const finish = (): Promise<IteratorResult<TurnEvent>> => {
-    done = true;
-    unsubscribe();
-    buffer.length = 0;
-    wake?.({ value: undefined, done: true });
-    wake = null;
-    return Promise.resolve({ value: undefined, done: true });
-  };
-  return {
-    next: () => {
-      if (buffer.length > 0) return Promise.resolve({ value: buffer.shift()!, done: false });
-      if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => (wake = resolve));
-    },
-    return: finish,
-    throw: (error) => finish().then(() => Promise.reject(error)),
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  return stream;
 }
 
 function toBigInt(id: string | null): bigint {

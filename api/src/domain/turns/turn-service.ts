@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/event-bus';
+import { mapAsyncIterator } from '../shared/push-iterator';
 import type { Principal } from '../identity/principal';
 import type { ProcessService } from '../processes/process-service';
 import type { ChatLogMessage, Turn, TurnEvent } from './turn';
@@ -32,19 +33,6 @@ export class TurnService {
   async events(principal: Principal, processId: string, afterEventId: string | null): Promise<AsyncIterableIterator<TurnEvent>> {
     const process = await this.deps.processes.get(principal, processId);
     const stream = turnEventStream(this.deps.bus, this.deps.store, process, afterEventId);
-    return mayReadPrompt(principal, process) ? stream : mapEvents(stream, redactPrompt);
+    return mayReadPrompt(principal, process) ? stream : mapAsyncIterator(stream, redactPrompt);
   }
-}
-
-function mapEvents(source: AsyncIterableIterator<TurnEvent>, map: (e: TurnEvent) => TurnEvent): AsyncIterableIterator<TurnEvent> {
-  return {
-    next: async () => {
-      const r = await source.next();
-      return r.done ? r : { value: map(r.value), done: false };
-    },
-    return: async () => (source.return ? source.return() : { value: undefined, done: true }),
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
 }

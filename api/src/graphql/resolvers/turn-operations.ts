@@ -1,5 +1,5 @@
+import { mapAsyncIterator } from '../../domain/shared/push-iterator';
 import type { QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
-import type { TurnEvent } from '../../domain/turns';
 
 /** Turns, the chat log, the next turn's composition and the turn event stream (issue 5). */
 export const turnQueries: QueryResolvers = {
@@ -19,27 +19,7 @@ export const turnSubscriptions: SubscriptionResolvers = {
     // The access check runs before anything streams: NOT_FOUND like processEvents.
     subscribe: async (_p, { processId, afterEventId }, ctx) => {
       const events = await ctx.services.turns.events(await ctx.principal(), processId, afterEventId ?? null);
-      return mapIterator(events, (e) => ({ turnEvents: e }));
+      return mapAsyncIterator(events, (e) => ({ turnEvents: e }));
     },
   },
 };
-
-function mapIterator<R>(source: AsyncIterableIterator<TurnEvent>, map: (e: TurnEvent) => R): AsyncIterableIterator<R> {
-  return {
-    next: async () => {
-      const r = await source.next();
-      return r.done ? { value: undefined, done: true } : { value: map(r.value), done: false };
-    },
-    return: async () => {
-      await source.return?.();
-      return { value: undefined, done: true };
-    },
-    throw: async (err) => {
-      await source.return?.();
-      throw err;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { mapAsyncIterator, PushIterator } from './push-iterator';
+
+describe('PushIterator', () => {
+  it('hands pushed values to a waiting consumer and buffers the rest in order', async () => {
+    const it = new PushIterator<number>();
+    const first = it.next();
+    it.push(1);
+    it.push(2);
+    it.push(3);
+    expect(await first).toEqual({ value: 1, done: false });
+    expect(await it.next()).toEqual({ value: 2, done: false });
+    expect(await it.next()).toEqual({ value: 3, done: false });
+  });
+
+  it('drops the oldest values past its bound, so a slow consumer cannot grow memory', async () => {
+    const it = new PushIterator<number>(2);
+    for (const n of [1, 2, 3, 4]) it.push(n);
+    expect((await it.next()).value).toBe(3);
+    expect((await it.next()).value).toBe(4);
+  });
+
+  it('runs its close hooks once on return, ends a pending next, and ignores later pushes', async () => {
+    const it = new PushIterator<number>();
+    let closed = 0;
+    it.onClose(() => closed++);
+    const pending = it.next();
+    await it.return();
+    await it.return();
+    expect(await pending).toEqual({ value: undefined, done: true });
+    it.push(9);
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+    expect(closed).toBe(1);
+    it.onClose(() => closed++); // a hook added after closing runs at once
+    expect(closed).toBe(2);
+  });
+
+  it('maps values and closes the source when the mapped iterator closes', async () => {
+    const source = new PushIterator<number>();
+    let closed = false;
+    source.onClose(() => (closed = true));
+    const mapped = mapAsyncIterator(source, (n) => n * 10);
+    source.push(4);
+    expect(await mapped.next()).toEqual({ value: 40, done: false });
+    await mapped.return!();
+    expect(closed).toBe(true);
+  });
+});
