@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
+import { jsonObject } from '../json-argument';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../../domain/processes/process-event';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import { eventStream } from '../event-stream';
@@ -12,7 +13,7 @@ export const processQueries: QueryResolvers = {
 };
 
 export const processMutations: MutationResolvers = {
-  spawnProcess: async (_p, { input }, ctx) => ctx.services.processes.spawn(await ctx.principal(), { ...input, params: jsonObject(input.params) }),
+  spawnProcess: async (_p, { input }, ctx) => ctx.services.processes.spawn(await ctx.principal(), { ...input, params: jsonObject(input.params, 'params') }),
   activateSkill: async (_p, { processId, name, args, once }, ctx) =>
     ctx.services.activation.activate(await ctx.principal(), processId, name, args?.trim() ? args.trim() : null, once ?? false),
   clearSkills: async (_p, { processId, name }, ctx) => ctx.services.activation.clear(await ctx.principal(), processId, name ?? null),
@@ -33,9 +34,3 @@ export const processSubscriptions: SubscriptionResolvers = {
     },
   },
 };
-
-function jsonObject(value: unknown): Record<string, unknown> | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new InvalidInputError('INVALID_JSON_OBJECT', "'params' must be a JSON object", 'params');
-  return value as Record<string, unknown>;
-}

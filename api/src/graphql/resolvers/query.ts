@@ -1,5 +1,5 @@
 import { normalizeDocumentPath } from '../../domain/cascade/document-path';
-import { InvalidInputError } from '../../domain/errors';
+import { jsonObject } from '../json-argument';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { documentModel, effectiveModel } from '../document-model';
 import { projectModels } from './project-models';
@@ -45,10 +45,3 @@ export const Query: QueryResolvers = {
     ctx.services.recipeCatalog.resolve(await ctx.principal(), { name, engine, project, params: jsonObject(params, 'params'), profile }),
   manuals: async (_p, { project, paths }, ctx) => ctx.services.recipeCatalog.manuals(await ctx.principal(), project, paths),
 };
-
-/** A JSON argument that must be an object (or absent). */
-function jsonObject(value: unknown, field: string): Record<string, unknown> | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new InvalidInputError('INVALID_JSON_OBJECT', `'${field}' must be a JSON object`, field);
-  return value as Record<string, unknown>;
-}
