@@ -9,13 +9,14 @@ import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine } from './templates';
 import {
-  laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore,
+  laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
   type Database,
 } from './persistence';
 import { createServices, type Services } from './services';
 import type { ModelProvider } from './domain/llm/model-provider';
 import type { ServerTool } from './domain/tools/server-tool';
 import { ProviderRegistry } from './llm';
+import { ScriptSandbox } from './sandbox/script-sandbox';
 
 export interface RunningVance {
   readonly url: string;
@@ -55,7 +56,12 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     : new InProcessEventBus();
   const resources = await loadResourceLayer(config.defaultsDir);
   const templates = new NunjucksTemplateEngine();
+  const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs });
   const services = createServices({
+    scriptRunner,
+    clientToolStore: new TypeOrmClientToolStore(database.dataSource),
+    clientToolTimeoutMs: config.clientToolTimeoutMs,
+    scriptCpuTimeoutMs: config.scriptTimeoutMs,
     identityStore: new TypeOrmIdentityStore(database.dataSource),
     documentStore: new TypeOrmDocumentStore(database.dataSource),
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
@@ -111,6 +117,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
         services.dispose();
         await bus.close();
         templates.dispose();
+        scriptRunner.dispose();
         if (!options.database) await database.close();
         logger.info('stopped');
       })()),

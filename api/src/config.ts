@@ -18,6 +18,12 @@ export interface VanceConfig {
   readonly logLevel: string;
   /** Largest HTTP request body accepted, in bytes. */
   readonly maxRequestBytes: number;
+  /** How long a turn waits for a client (FOOT) tool's answer. */
+  readonly clientToolTimeoutMs: number;
+  /** Time limit of one skill-script run in the sandbox. */
+  readonly scriptTimeoutMs: number;
+  /** Memory limit of one sandbox isolate. */
+  readonly scriptMemoryMb: number;
   /** The outermost settings layer (`VANCE_DEFAULT_SETTINGS`, a JSON object of strings). */
   readonly defaultSettings: Readonly<Record<string, string>>;
 }
@@ -48,6 +54,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     // JSON escaping can inflate a document several times over; leave room for it.
     maxRequestBytes: Math.max(8 * 1024 * 1024, maxDocumentBytes * 7),
+    clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
+    scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
     defaultSettings: Object.freeze({ ...BUILT_IN_SETTINGS, ...jsonSettings(env.VANCE_DEFAULT_SETTINGS) }),
   });
 }

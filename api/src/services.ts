@@ -32,6 +32,10 @@ import { TurnRunner, TurnService, type TurnStore } from './domain/turns';
 import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
 import type { ServerTool } from './domain/tools/server-tool';
+import { ClientToolService, type ClientToolStore } from './domain/client-tools';
+import { GuardRunner, RecipeLlmJsonCaller } from './domain/guards';
+import type { ScriptRunner } from './domain/scripting/script-runner';
+import { scriptToolsFor, workspaceBinding } from './domain/scripts';
 
 /** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
 export interface Services {
@@ -53,6 +57,7 @@ export interface Services {
   readonly activation: SkillActivationService;
   readonly turns: TurnService;
   readonly turnRunner: TurnRunner;
+  readonly clientTools: ClientToolService;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -78,6 +83,13 @@ export interface ServiceAdapters {
   /** Receives the seed 004 §4 audit line of every resolution with caller overrides. */
   readonly recipeAudit?: (entry: RecipeAuditEntry) => void;
   readonly documentCache?: DocumentCacheOptions;
+  /** The sandbox for skill scripts and guards (isolated-vm). */
+  readonly scriptRunner: ScriptRunner;
+  readonly clientToolStore: ClientToolStore;
+  /** How long a turn waits for a client tool's answer (ms). */
+  readonly clientToolTimeoutMs?: number;
+  /** Limit on a script's or guard's own running time (ms); the wall clock allows for the tools and models it waits on. */
+  readonly scriptCpuTimeoutMs?: number;
 }
 
 export function createServices(adapters: ServiceAdapters): Services {
@@ -118,22 +130,41 @@ export function createServices(adapters: ServiceAdapters): Services {
     targets,
     settings,
   });
+  const builtinTools = createBuiltinTools({ manuals, recipes, cascade, skills, documents, processes, identity });
+  const workspace = workspaceBinding(builtinTools);
+  const clientTools = new ClientToolService({
+    store: adapters.clientToolStore, sessions: adapters.processStore, bus: adapters.bus,
+    ...(adapters.clientToolTimeoutMs ? { timeoutMs: adapters.clientToolTimeoutMs } : {}),
+  });
+  const runner = adapters.scriptRunner;
+  const cpuTimeoutMs = adapters.scriptCpuTimeoutMs;
+  const guards = new GuardRunner({
+    runner, workspace, cpuTimeoutMs,
+    documents: { lookup: async (scope, path) => (await cascade.lookupCascade(scope, path))?.document ?? null },
+    llm: new RecipeLlmJsonCaller({ resolver: recipeResolver, settings, provider: adapters.modelProvider }),
+    ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
+  });
   const activation = new SkillActivationService({
     processes,
     skills,
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
     triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: turnCaches.indexes }),
+    // `command` guards run right after engine commands, outside a turn: no turn events, no tools.
+    afterCommands: async (principal, process, scope, commands) => {
+      const outcome = await guards.run({ point: 'command', process, scope, principal, task: commands.join('\n'), output: '', emit: async () => undefined });
+      return outcome.continueWith.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content }));
+    },
   });
-  const toolRegistry = new ToolRegistry([
-    ...createBuiltinTools({ manuals, recipes, cascade, skills, documents, processes, identity }),
-    ...(adapters.extraTools ?? []),
-  ]);
+  const toolRegistry = new ToolRegistry([...builtinTools, ...(adapters.extraTools ?? [])]);
   const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
   const turnRunner = new TurnRunner({
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
     toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines,
     principalOf: (tenantId, userId) => principalOf(adapters.identityStore, tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
+    scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
+    clientTools,
+    guards,
   });
   const turns = new TurnService({ processes, store: adapters.turnStore, runner: turnRunner, bus: adapters.bus });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
@@ -149,10 +180,11 @@ export function createServices(adapters: ServiceAdapters): Services {
   const dispose = () => {
     unsubscribe();
     unsubscribeGaps();
+    clientTools.close();
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, bus: adapters.bus, dispose,
   };
 }
 

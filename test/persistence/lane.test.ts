@@ -39,7 +39,7 @@ describe.each(testDatabases())('process lanes ($name)', (driver) => {
       parentProcessId: null, engine: 'ford', recipeName: null, recipeSource: null, connectionProfile: null,
       activeSkills: [], allowedSkillsOverride: null, locked: false, engineParams: {}, promptOverride: null,
       profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
-      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [],
+      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [],
     });
   });
   afterAll(async () => {

@@ -68,6 +68,7 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
     dataRelayCorrectionOverride: null,
     toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] },
     guards: [],
+    recipeGuards: [],
     ...extra,
   });
 

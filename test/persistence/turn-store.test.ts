@@ -25,7 +25,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
       tenantId: acme, projectId: p, sessionId: session.id, userId: alice, name: 'w', parentProcessId: null, engine: 'ford',
       recipeName: null, recipeSource: null, connectionProfile: null, activeSkills: [], allowedSkillsOverride: null, locked: false,
       engineParams: {}, promptOverride: null, profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
-      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [],
+      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [],
     });
   });
   afterAll(async () => {

@@ -22,7 +22,7 @@ describe('the bundled defaults', () => {
     const problems = report.files.flatMap((f) => f.diagnostics.map((d) => `${f.file}:${d.line}: ${d.message}`));
     expect(problems).toEqual([]);
     expect(report.files.filter((f) => f.kind === 'recipe').map((f) => f.name).sort())
-      .toEqual(['analyze', 'arthur', 'code-read', 'default', 'ford', 'quick-lookup', 'web-research']);
+      .toEqual(['analyze', 'arthur', 'code-read', 'completion-guard', 'default', 'ford', 'quick-lookup', 'web-research']);
   });
 
   it('resolve: every skill AVAILABLE with its references, every recipe with a rendered prompt', async () => {
@@ -37,7 +37,7 @@ describe('the bundled defaults', () => {
     const loader = new RecipeLoader({ cascade, templates });
     const resolver = new RecipeResolver({ loader, templates, tools: builtinToolCatalog() });
     const settings = new StaticSettings({ 'ai.default.provider': 'openai', 'ai.default.model': 'gpt-4o' });
-    for (const name of ['default', 'arthur', 'ford', 'quick-lookup', 'analyze', 'web-research', 'code-read']) {
+    for (const name of ['default', 'arthur', 'ford', 'quick-lookup', 'analyze', 'web-research', 'code-read', 'completion-guard']) {
       for (const profile of ['foot', 'web', 'mobile']) {
         const r = await resolver.resolve({ scope, tenantName: 'default', settings, recipe: name, profile, engineDefaultPrompt: 'You are a Vance engine.' });
         expect(r.warnings, `${name}/${profile}`).toEqual([]);

@@ -7,6 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../services';
+import { serveAdmin } from './admin-static';
 import { bearerToken, createContext, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
 import { BodyTooLargeError, readBody } from './http-body';
@@ -84,6 +85,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
         return sendJson(res, 503, { status: 'unavailable' });
       }
     }
+    if (await serveAdmin(req, res, url.pathname)) return;
     if (url.pathname !== '/graphql') return sendJson(res, 404, { error: 'Not found' });
     let body: string;
     try {

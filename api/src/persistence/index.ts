@@ -7,3 +7,4 @@ export { PgEventBus, EventPayloadTooLargeError, channelName, type PgEventBusOpti
 export { TypeOrmProcessStore } from './typeorm-process-store';
 export { PgLaneLock, laneLockFor, LANE_LOCK_NAMESPACE, type PgLaneLockOptions } from './pg-lane-lock';
 export { TypeOrmTurnStore } from './typeorm-turn-store';
+export { TypeOrmClientToolStore } from './typeorm-client-tool-store';

@@ -24,7 +24,7 @@ import type {
   ToolAdjustments,
 } from '../domain/processes/process';
 import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore } from '../domain/processes/process-store';
-import type { PromptMode } from '../domain/recipes/recipe';
+import { GUARD_TRIGGERS, type PromptMode, type RecipeGuard } from '../domain/recipes/recipe';
 import { translateDbError } from './translate-db-error';
 import { escapeLike } from './typeorm-document-store';
 import { isUuid } from './uuid';
@@ -61,6 +61,8 @@ interface ProcessRow {
   data_relay_correction: string | null;
   tool_adjustments: unknown;
   guards: unknown;
+  recipe_guards: unknown;
+  guard_rounds: unknown;
   turn_requested_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -80,7 +82,7 @@ const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
 const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
   recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked, engine_params,
   prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
-  turn_requested_at, created_at, updated_at`;
+  recipe_guards, guard_rounds, turn_requested_at, created_at, updated_at`;
 
 const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at';
 
@@ -99,9 +101,10 @@ const OPEN_SESSION = `
 const INSERT_PROCESS = `
   INSERT INTO processes (tenant_id, project_id, session_id, user_id, name, parent_process_id, engine,
     recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked,
-    engine_params, prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards)
+    engine_params, prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
+    recipe_guards)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $14::jsonb, $15, $16, $17, $18,
-    $19::jsonb, $20::jsonb)
+    $19::jsonb, $20::jsonb, $21::jsonb)
   RETURNING ${PROCESS_COLUMNS}`;
 
 export class TypeOrmProcessStore implements ProcessStore {
@@ -177,6 +180,7 @@ export class TypeOrmProcessStore implements ProcessStore {
         process.dataRelayCorrectionOverride,
         JSON.stringify(toolAdjustmentsToJson(process.toolAdjustments)),
         JSON.stringify(process.guards.map(guardToJson)),
+        JSON.stringify(process.recipeGuards.map(recipeGuardToJson)),
       ]);
     } catch (err) {
       throw translateDbError(err, {
@@ -276,6 +280,7 @@ async function writePatch(em: EntityManager, tenantId: string, processId: string
   };
   if (patch.activeSkills !== undefined) set('active_skills', JSON.stringify(patch.activeSkills.map(skillRefToJson)), 'jsonb');
   if (patch.guards !== undefined) set('guards', JSON.stringify(patch.guards.map(guardToJson)), 'jsonb');
+  if (patch.guardRounds !== undefined) set('guard_rounds', JSON.stringify(roundsToJson(patch.guardRounds)), 'jsonb');
   if (patch.status !== undefined) set('status', patch.status, 'text');
   if (patch.turnRequestedAt !== undefined) set('turn_requested_at', patch.turnRequestedAt, 'timestamptz');
   if (sets.length === 0) return null;
@@ -344,6 +349,8 @@ function toProcess(row: ProcessRow): Process {
     dataRelayCorrectionOverride: row.data_relay_correction,
     toolAdjustments: toolAdjustmentsFromJson(row.tool_adjustments),
     guards: array(row.guards).map(guardFromJson),
+    recipeGuards: array(row.recipe_guards).flatMap(recipeGuardFromJson),
+    guardRounds: roundsFromJson(row.guard_rounds),
     turnRequestedAt: row.turn_requested_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -397,4 +404,32 @@ function array(value: unknown): unknown[] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function recipeGuardToJson(guard: RecipeGuard): RecipeGuard {
+  return {
+    script: guard.script.kind === 'PATH' ? { kind: 'PATH', path: guard.script.path } : { kind: 'INLINE', body: guard.script.body },
+    params: guard.params, trigger: guard.trigger, maxRounds: guard.maxRounds, allowTools: guard.allowTools,
+  };
+}
+
+function recipeGuardFromJson(value: unknown): RecipeGuard[] {
+  if (!isRecord(value) || !isRecord(value.script)) return [];
+  const script = value.script;
+  const trigger = GUARD_TRIGGERS.find((t) => t === value.trigger) ?? 'stop';
+  return [{
+    script: script.kind === 'PATH' ? { kind: 'PATH', path: String(script.path ?? '') } : { kind: 'INLINE', body: String(script.body ?? '') },
+    params: isRecord(value.params) ? value.params : {},
+    trigger,
+    maxRounds: typeof value.maxRounds === 'number' ? value.maxRounds : null,
+    allowTools: value.allowTools === true,
+  }];
+}
+
+function roundsToJson(rounds: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(rounds).filter(([, n]) => Number.isInteger(n) && n > 0));
+}
+
+function roundsFromJson(value: unknown): Record<string, number> {
+  return isRecord(value) ? roundsToJson(value as Record<string, number>) : {};
 }

@@ -76,6 +76,7 @@ export class ProcessSpawner {
       dataRelayCorrectionOverride: resolution.dataRelayCorrection,
       toolAdjustments: resolution.toolAdjustments,
       guards: [],
+      recipeGuards: resolution.guards,
     };
     const process = request.name
       ? await this.deps.store.createProcess({ ...base, name: request.name })

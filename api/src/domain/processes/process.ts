@@ -1,5 +1,5 @@
 import type { Layer } from '../cascade/layer';
-import type { PromptMode } from '../recipes/recipe';
+import type { PromptMode, RecipeGuard } from '../recipes/recipe';
 
 /**
  * Sessions and processes (seed 004 §7, seed 000 §5d). A process carries its effective configuration
@@ -73,6 +73,10 @@ export interface Process {
   readonly dataRelayCorrectionOverride: string | null;
   readonly toolAdjustments: ToolAdjustments;
   readonly guards: readonly RuntimeGuard[];
+  /** The recipe's `guard:` entries at spawn (seed 004 §6d), run beside the runtime guards. */
+  readonly recipeGuards: readonly RecipeGuard[];
+  /** Guard rounds used since the last user turn, by guard key (guards/guard-key.ts); reset by a user message. */
+  readonly guardRounds: Readonly<Record<string, number>>;
   /** Set when a turn has been requested and not yet run (turns come with the next issue). */
   readonly turnRequestedAt: Date | null;
   readonly createdAt: Date;

@@ -4,6 +4,8 @@ import type { Principal } from '../identity/principal';
 import { isUserInvocable } from '../skills/invocation-policy';
 import type { ResolvedSkill, SkillResolver } from '../skills/skill-resolver';
 import type { PendingMessage, Process } from './process';
+import type { ProcessEvent } from './process-event';
+import type { NewPendingMessage } from './process-store';
 import type { ProcessService } from './process-service';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
@@ -35,6 +37,12 @@ export type SkillCommandResult =
 export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly { readonly skill: string; readonly reason: string }[]>;
 
 /**
+ * After engine commands ran on the lane (activate:/deactivate: steps): the `command` completion guards
+ * (seed 004 §6d). Returns follow-up messages to queue (a guard's continueWith).
+ */
+export type CommandHook = (principal: Principal, process: Process, scope: CascadeScope, commands: readonly string[]) => Promise<readonly NewPendingMessage[]>;
+
+/**
  * Steering a process's skills (seed 000 §4, §6, §7): every operation runs on the process lane, plans
  * with SkillSteer, writes atomically, queues messages, and reports refusals as events too.
  */
@@ -44,6 +52,7 @@ export class SkillActivationService {
     readonly steer: SkillSteer;
     readonly skills: SkillResolver;
     readonly triggers?: TriggerHook;
+    readonly afterCommands?: CommandHook;
   }) {}
 
   activate(principal: Principal, processId: string, name: string, args: string | null, once: boolean, via = `activateSkill ${name}`): Promise<ActivationResult> {
@@ -58,7 +67,9 @@ export class SkillActivationService {
       const plan = await this.refusing(process, name ?? '*', () => this.deps.steer.planClear(process, scope, name, principal.user.login, `Explicit: ${via}.`));
       const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
       await processes.deps.events.emit(process, ...plan.events);
-      return { process: updated, cleared: plan.cleared, kept: plan.kept };
+      const followUps = await this.commandGuards(principal, updated, scope, plan.events);
+      const after = await processes.queue(updated, followUps, 'A command guard asked to continue.');
+      return { process: after.process, cleared: plan.cleared, kept: plan.kept };
     });
   }
 
@@ -154,8 +165,15 @@ export class SkillActivationService {
     const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
     await processes.deps.events.emit(process, ...plan.events);
     if (plan.kind === 'FIRED') await processes.deps.events.emit(process, { type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` });
-    const after = await processes.queue(updated, plan.messages, `Skill '${name}' queued a turn.`);
+    const followUps = await this.commandGuards(principal, updated, scope, plan.events);
+    const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`);
     return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };
+  }
+
+  private async commandGuards(principal: Principal, process: Process, scope: CascadeScope, events: readonly ProcessEvent[]): Promise<readonly NewPendingMessage[]> {
+    const commands = events.flatMap((e) => (e.type === 'COMMAND_RAN' ? [e.command] : []));
+    if (commands.length === 0 || !this.deps.afterCommands) return [];
+    return this.deps.afterCommands(principal, process, scope, commands);
   }
 
   /**

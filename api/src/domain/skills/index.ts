@@ -17,3 +17,5 @@ export {
 } from './skill-resolver';
 export { SKILL_PATH_PATTERN, skillDocumentKind, type SkillDocumentKind } from './skill-document-kind';
 export * from './skill-catalog';
+export { regexHazard, type RegexHazard } from './regex-hazard';
+export { ACTIVATION_KEYS } from './parse-activation';

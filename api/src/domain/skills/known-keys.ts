@@ -24,6 +24,16 @@ export const VANCE_KEYS = [
   'deactivate',
   'action',
   'scripts',
+  // issue 8 (seed 003): when and the trigger controls, read by parse-activation.ts
+  'when',
+  'secondaryTriggers',
+  'selectiveLogic',
+  'caseSensitive',
+  'matchWholeWords',
+  'scanDepth',
+  'frequency',
+  'probability',
+  'closeWhenUnmentioned',
 ] as const;
 
 export const DISABLE_MODEL_INVOCATION = 'disable-model-invocation';

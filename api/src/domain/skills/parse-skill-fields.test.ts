@@ -83,8 +83,9 @@ describe('parseSkill: triggers', () => {
     expect(errors(diagnostics).map((d) => d.field)).toEqual(['triggers[0].keywords', 'triggers[1].pattern']);
   });
 
-  it('refuses triggers that are not a list', () => {
-    expect(errors(parse(['triggers: review']).diagnostics)).toMatchObject([{ field: 'triggers', line: 5, message: expect.stringMatching(/must be a list/) }]);
+  it('refuses triggers that are not a list (a single string is one lorebook-style keyword)', () => {
+    expect(errors(parse(['triggers: {type: KEYWORDS}']).diagnostics)).toMatchObject([{ field: 'triggers', line: 5, message: expect.stringMatching(/must be a list/) }]);
+    expect(parse(['triggers: review']).skill?.triggers).toEqual([{ type: 'KEYWORDS', keywords: ['review'], minMatch: null }]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../errors';
 import { parseSkill } from './parse-skill';
+import { DEFAULT_ACTIVATION } from './skill';
 
 const PATH = '_vance/skills/code-review/SKILL.md';
 const VANCE_HEAD = ['title: Code Review', 'description: Review the current changes', 'version: 1.0.0'];
@@ -27,6 +28,7 @@ describe('parseSkill: a well-formed Vance skill', () => {
       description: 'Review the current changes',
       version: '1.0.0',
       triggers: [],
+      activation: DEFAULT_ACTIVATION,
       tools: [],
       manualPaths: [],
       referenceDocs: [],

@@ -5,6 +5,7 @@ import type { TemplateEngine } from '../templates/template-engine';
 import { FrontmatterReader } from './frontmatter-reader';
 import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';
+import { checkActivation, readActivation } from './parse-activation';
 import { readArguments } from './parse-arguments';
 import { readReferenceDocs } from './parse-reference-docs';
 import { readRun } from './parse-run';
@@ -113,8 +114,10 @@ function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, u
   const run = readRun(reader, fm.run);
   const action = reader.text(['action'], fm.action)?.trimEnd() || null;
   const body = splitBody(rawBody, bodyStartLine);
+  const activation = readActivation(reader, fm);
   const draft = {
-    triggers: readTriggers(reader, fm.triggers),
+    triggers: readTriggers(reader, fm.triggers, activation),
+    activation,
     tools: reader.stringList(['tools'], fm.tools),
     manualPaths: readManualPaths(reader, fm.manualPaths),
     referenceDocs: readReferenceDocs(reader, fm.referenceDocs),
@@ -133,6 +136,7 @@ function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, u
   if (draft.lifecycle === undefined || run === undefined) return null;
   const lifecycle = draft.lifecycle;
   checkSkillRules(reader, { ...draft, lifecycle, run: run.run, spawnRequested: run.spawnRequested });
+  checkActivation(reader, activation, draft.triggers, fm);
   if (description === undefined || identity === undefined) return null;
   return { name, ...identity, description, ...draft, lifecycle, run: run.run, extra: extraKeys(fm) };
 }

@@ -1,25 +1,41 @@
 import { describeValue, fieldName, type FrontmatterReader, type YamlPath } from './frontmatter-reader';
 import { compileJavaRegex } from './java-regex';
+import { regexHazard } from './regex-hazard';
 import { TRIGGER_TYPES, type SkillTrigger, type SkillTriggerType } from './skill';
 
 /**
- * `triggers:` (seed 000 §2 SkillTrigger, §4a): PATTERN with a Java-flavoured regex compiled once
- * here, KEYWORDS with a keyword list and the optional `minMatch` of DESIGN §10. Validation only;
+ * `triggers:` and `secondaryTriggers:` (seed 000 §2 SkillTrigger, §4a; seed 003 lorebook entries):
+ * - a map: PATTERN with a Java-flavoured regex compiled once here, KEYWORDS with a keyword list and
+ *   the optional `minMatch` of DESIGN §10;
+ * - a plain string (lorebook style): `/source/flags` is a regex (flags i, s, m, u; g and y are
+ *   meaningless for a search and ignored; `i` keeps it case-insensitive even under
+ *   `caseSensitive: true`), anything else one keyword (a KEYWORDS trigger of one keyword).
+ * Every regex is refused when it can backtrack catastrophically (regex-hazard.ts). Validation only;
  * matching lives with the trigger matcher.
  */
 const TRIGGER_KEYS = ['type', 'pattern', 'keywords', 'minMatch'];
+const SLASH_REGEX = /^\/([\s\S]+)\/([a-z]*)$/;
 
-export function readTriggers(reader: FrontmatterReader, value: unknown): SkillTrigger[] {
-  const entries = reader.list(['triggers'], value) ?? [];
+export interface TriggerReadOptions {
+  /** false: keywords match as substrings, so a one-letter keyword can match (no "never matches" warning). */
+  readonly matchWholeWords: boolean;
+  /** true: `Sword` and `sword` are two keywords. */
+  readonly caseSensitive: boolean;
+}
+
+export function readTriggers(reader: FrontmatterReader, value: unknown, options: TriggerReadOptions = { matchWholeWords: true, caseSensitive: false }, key = 'triggers'): SkillTrigger[] {
+  const single = typeof value === 'string';
+  const entries = single ? [value] : reader.list([key], value) ?? [];
   const triggers: SkillTrigger[] = [];
   entries.forEach((entry, index) => {
-    const trigger = readTrigger(reader, ['triggers', index], entry);
+    const trigger = readTrigger(reader, single ? [key] : [key, index], entry, options);
     if (trigger) triggers.push(trigger);
   });
   return triggers;
 }
 
-function readTrigger(reader: FrontmatterReader, at: YamlPath, entry: unknown): SkillTrigger | undefined {
+function readTrigger(reader: FrontmatterReader, at: YamlPath, entry: unknown, options: TriggerReadOptions): SkillTrigger | undefined {
+  if (typeof entry === 'string' || typeof entry === 'number') return readPlainEntry(reader, at, String(entry).trim(), options);
   const map = reader.map(at, entry);
   if (!map) return undefined;
   reader.unknownKeys(at, map, TRIGGER_KEYS);
@@ -31,9 +47,29 @@ function readTrigger(reader: FrontmatterReader, at: YamlPath, entry: unknown): S
   }
   if (type === 'KEYWORDS') {
     if (map.pattern !== undefined) reader.warning([...at, 'pattern'], '`pattern` is ignored on a KEYWORDS trigger; use a separate PATTERN trigger.');
-    return readKeywords(reader, at, map);
+    return readKeywords(reader, at, map, options);
   }
   return undefined;
+}
+
+/** A lorebook-style entry: `/regex/flags` or one keyword. */
+function readPlainEntry(reader: FrontmatterReader, at: YamlPath, text: string, options: TriggerReadOptions): SkillTrigger | undefined {
+  if (text === '') {
+    reader.error(at, `\`${fieldName(at)}\` is empty; remove the entry or fill it in.`);
+    return undefined;
+  }
+  const slash = SLASH_REGEX.exec(text);
+  if (!slash) return readKeywords(reader, at, { keywords: text }, options, at);
+  const flags = slash[2]!;
+  const unknown = [...flags].find((f) => !'gimsuy'.includes(f));
+  if (unknown !== undefined) {
+    reader.error(at, `\`${fieldName(at)}\` has the regex flag '${unknown}'; a trigger regex takes i, s, m or u.`);
+    return undefined;
+  }
+  const inline = [...flags].filter((f) => f === 's' || f === 'm').join('');
+  const trigger = compilePattern(reader, at, slash[1]!, inline ? `(?${inline})${slash[1]!}` : slash[1]!);
+  if (trigger?.type !== 'PATTERN' || !flags.includes('i')) return trigger;
+  return { ...trigger, ignoreCase: true };
 }
 
 function triggerType(reader: FrontmatterReader, at: YamlPath, map: Readonly<Record<string, unknown>>): SkillTriggerType | undefined {
@@ -53,27 +89,36 @@ function readPattern(reader: FrontmatterReader, at: YamlPath, value: unknown): S
     reader.error(patternAt, `A PATTERN trigger needs \`pattern\`, a non-empty regular expression${value === undefined ? '' : `; found ${describeValue(value)}`}.`);
     return undefined;
   }
-  const compiled = compileJavaRegex(value);
-  if (!compiled.ok) {
-    reader.error(patternAt, `\`${fieldName(patternAt)}\` is not a usable regular expression: ${compiled.message} (at character ${compiled.index + 1} of the pattern).`);
-    return undefined;
-  }
-  return { type: 'PATTERN', pattern: value, regex: compiled.regex };
+  return compilePattern(reader, patternAt, value, value);
 }
 
-function readKeywords(reader: FrontmatterReader, at: YamlPath, map: Readonly<Record<string, unknown>>): SkillTrigger | undefined {
-  const keywordsAt = [...at, 'keywords'];
+function compilePattern(reader: FrontmatterReader, at: YamlPath, pattern: string, source: string): SkillTrigger | undefined {
+  const compiled = compileJavaRegex(source);
+  if (!compiled.ok) {
+    reader.error(at, `\`${fieldName(at)}\` is not a usable regular expression: ${compiled.message} (at character ${compiled.index + 1} of the pattern).`);
+    return undefined;
+  }
+  const hazard = regexHazard(compiled.regex);
+  if (hazard) {
+    reader.error(at, `\`${fieldName(at)}\` is refused: ${hazard.message}. Rewrite it so each repetition can consume the text in only one way (e.g. \`a+\` instead of \`(a+)+\`, \`(?:ab|cd)+\` with alternatives that start differently).`);
+    return undefined;
+  }
+  return { type: 'PATTERN', pattern, regex: compiled.regex };
+}
+
+function readKeywords(reader: FrontmatterReader, at: YamlPath, map: Readonly<Record<string, unknown>>, options: TriggerReadOptions, keywordsAt: YamlPath = [...at, 'keywords']): SkillTrigger | undefined {
   const keywords: string[] = [];
   const seen = new Set<string>();
   for (const { value: keyword, at: entryAt } of reader.stringEntries(keywordsAt, map.keywords)) {
-    if (seen.has(keyword.toLowerCase())) {
+    const key = options.caseSensitive ? keyword : keyword.toLowerCase();
+    if (seen.has(key)) {
       reader.warning(entryAt, `Keyword '${keyword}' is listed twice; it counts once.`);
       continue;
     }
-    seen.add(keyword.toLowerCase());
+    seen.add(key);
     keywords.push(keyword);
     // DESIGN §10: tokens shorter than two characters are dropped, so such a keyword can never occur.
-    if (keywordTokens(keyword).length === 0) reader.warning(entryAt, `Keyword '${keyword}' has no word of two or more letters or digits and can never match.`);
+    if (options.matchWholeWords && keywordTokens(keyword).length === 0) reader.warning(entryAt, `Keyword '${keyword}' has no word of two or more letters or digits and can never match.`);
   }
   if (keywords.length === 0) {
     if (map.keywords === undefined || (Array.isArray(map.keywords) && map.keywords.length === 0)) {

@@ -23,7 +23,13 @@ export type SkillTriggerType = (typeof TRIGGER_TYPES)[number];
  * the compiled JavaScript RegExp (flags `iu`, see java-regex.ts), so the hot path never recompiles.
  */
 export type SkillTrigger =
-  | { readonly type: 'PATTERN'; readonly pattern: string; readonly regex: RegExp }
+  | {
+      readonly type: 'PATTERN';
+      readonly pattern: string;
+      readonly regex: RegExp;
+      /** Only on a lorebook-style `/…/i` entry: case-insensitive even under `caseSensitive: true`. */
+      readonly ignoreCase?: true;
+    }
   | {
       readonly type: 'KEYWORDS';
       /** As written (trimmed); distinct case-insensitively. */
@@ -93,6 +99,52 @@ export interface InvocationPolicy {
   readonly userInvocable: boolean;
 }
 
+/** When the skill is on (seed 003 "When it is on"); null = the seed-000 behaviour (explicit, recipe, auto-trigger). */
+export const WHEN_MODES = ['always', 'mentioned', 'picked'] as const;
+export type WhenMode = (typeof WHEN_MODES)[number];
+
+/** How secondary triggers combine with the primary ones (seed 003, the lorebook's selectiveLogic). */
+export const SELECTIVE_LOGICS = ['AND ANY', 'AND ALL', 'NOT ANY', 'NOT ALL'] as const;
+export type SelectiveLogic = (typeof SELECTIVE_LOGICS)[number];
+
+/**
+ * The activation controls of issue 8 (seed 003, lorebook fields). They apply to `mentioned` skills
+ * and to seed-000 auto-triggers alike; a skill that writes none of them gets DEFAULT_ACTIVATION,
+ * which matches exactly as before (one message, case-insensitive, whole-word keywords).
+ */
+export interface SkillActivation {
+  readonly when: WhenMode | null;
+  /** Keywords (`KEYWORDS` with one keyword) or regexes; each one is met when it fires on its own. */
+  readonly secondaryTriggers: readonly SkillTrigger[];
+  readonly selectiveLogic: SelectiveLogic;
+  readonly caseSensitive: boolean;
+  /**
+   * true (default): keywords are whole tokens (DESIGN §10 tokenisation, today's KEYWORDS semantics);
+   * false: a keyword matches anywhere as a substring (lorebook). Regex triggers ignore it.
+   */
+  readonly matchWholeWords: boolean;
+  /** The newest N messages are scanned, the one being answered included; 0 never matches. */
+  readonly scanDepth: number;
+  /** Kept, not used (seed 003). */
+  readonly frequency: number | null;
+  /** Kept, not used (seed 003). */
+  readonly probability: number | null;
+  /** For `picked` skills: an open one closes on a turn its triggers no longer match. */
+  readonly closeWhenUnmentioned: boolean;
+}
+
+export const DEFAULT_ACTIVATION: SkillActivation = Object.freeze({
+  when: null,
+  secondaryTriggers: Object.freeze([]) as readonly SkillTrigger[],
+  selectiveLogic: 'AND ANY',
+  caseSensitive: false,
+  matchWholeWords: true,
+  scanDepth: 1,
+  frequency: null,
+  probability: null,
+  closeWhenUnmentioned: false,
+});
+
 export interface Skill {
   /** The folder name; never taken from a `name:` field (seed 000 §2). */
   readonly name: string;
@@ -101,6 +153,8 @@ export interface Skill {
   /** null only for a Claude-style skill without `version:`. */
   readonly version: string | null;
   readonly triggers: readonly SkillTrigger[];
+  /** `when` and the trigger controls (issue 8); DEFAULT_ACTIVATION when none is written. */
+  readonly activation: SkillActivation;
   readonly tools: readonly string[];
   /** Normalised folder paths; a trailing `/` is kept as written. */
   readonly manualPaths: readonly string[];

@@ -21,6 +21,13 @@ import type { SettingsService } from '../settings/settings-service';
 import type { SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { ToolCatalog, ToolDescriptor } from '../tools/tool-descriptor';
+import type { ServerTool, ToolInvocationContext, ToolResult, TurnToolContext } from '../tools/server-tool';
+import { ToolRegistry } from '../tools/tool-registry';
+import type { ClientToolSpec } from '../client-tools/client-tool';
+import type { ClientCallOutcome, NewClientToolCall } from '../client-tools';
+import type { GuardPoint, GuardRunner } from '../guards';
+import type { AvailableSkill } from '../skills/skill-resolver';
+import type { TakenMessage } from './turn';
 import { toChatMessages } from './history';
 import { callWithDeadline } from './model-call';
 import type { Turn } from './turn';
@@ -50,6 +57,15 @@ export interface TurnRunnerDeps {
   /** Deadline of one model call; params.modelTimeoutMs overrides. Default 120 s. */
   readonly modelTimeoutMs?: number;
   readonly onError?: (err: unknown, context: string) => void;
+  /** Skill scripts as tools of the composed skills (seed 000 §13.2). */
+  readonly scripts?: { toolsFor(skills: readonly AvailableSkill[]): ServerTool[] };
+  /** The session's client (FOOT) tools (seed 004 §6.2). */
+  readonly clientTools?: {
+    toolsOf(tenantId: string, sessionId: string): Promise<readonly ClientToolSpec[]>;
+    call(request: Omit<NewClientToolCall, 'deadline'>, timeoutMs?: number): Promise<ClientCallOutcome>;
+  };
+  /** Completion guards (seed 004 §6d). */
+  readonly guards?: GuardRunner;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 8;
@@ -71,6 +87,8 @@ export interface TurnComposition {
   readonly composedSkills: readonly string[];
   readonly warnings: readonly { skill: string; message: string }[];
   readonly scope: CascadeScope;
+  /** This turn's own tools: the composed skills' scripts and the session's client tools. */
+  readonly turnTools: ToolRegistry;
 }
 
 /**
@@ -161,21 +179,41 @@ export class TurnRunner {
     try {
       await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
       const engine = this.engineOf(process);
-      const composition = await this.compose(process, engine);
+      let running = process;
+      // Guard rounds are per user turn: a message from the user starts a fresh count (seed 004 §6d).
+      if (taken.some((m) => m.sender === 'USER') && Object.keys(process.guardRounds).length > 0) {
+        running = await processes.deps.store.update(tenantId, processId, () => ({ guardRounds: {} }));
+      }
+      const composition = await this.compose(running, engine);
+      const task = taskOf(taken);
+      const principal = await this.deps.principalOf(tenantId, process.userId);
+      const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '');
+      for (const prompt of start) {
+        await store.appendMessage(tenantId, processId, turn.id, { role: 'user', senderName: '_guard', content: prompt, toolCall: null });
+      }
       await sink.emit('SkillVerdicts', verdicts(process, composition));
       await sink.emit('PromptComposed', {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
       });
-      const result = await this.runEngine(process, turn, engine, composition, sink, text);
+      const result = await this.runEngine(running, turn, engine, composition, sink, text, principal);
       await text.flush();
       await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage });
       // One-shot clean-up before TurnFinished: a client seeing TurnFinished sees the cleared skills.
-      const current = (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
+      let current = (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
       await this.deps.activation.afterTurn(current).catch((err: unknown) => this.deps.onError?.(err, `one-shot clean-up of ${processId}`));
-      await sink.emit('TurnFinished', { finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections });
-      return { process: current, result };
+      // The yield point (seed 004 §6d): stop guards, and for a worker about to report, terminate guards.
+      current = (await processes.deps.store.findProcess(tenantId, processId)) ?? current;
+      const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText);
+      if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText));
+      if (follow.length > 0) {
+        const queued = await processes.queue(current, follow.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content })), 'A completion guard asked to continue.');
+        current = queued.process;
+      }
+      await sink.emit('TurnFinished', { finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length });
+      // A worker that a guard keeps going reports when it really stops.
+      return follow.length > 0 ? null : { process: current, result };
     } catch (err) {
       await text.flush().catch(() => undefined);
       const code = err instanceof DomainError ? err.code : 'INTERNAL';
@@ -187,14 +225,17 @@ export class TurnRunner {
     }
   }
 
-  private async runEngine(process: Process, turn: Turn, engine: Engine, composition: TurnComposition, sink: TurnEventSink, text: TextBatcher): Promise<TurnResult> {
-    const { store, toolbox, provider } = this.deps;
+  private async runEngine(process: Process, turn: Turn, engine: Engine, composition: TurnComposition, sink: TurnEventSink, text: TextBatcher, principal: Principal): Promise<TurnResult> {
+    const { store, provider } = this.deps;
     const params = process.engineParams;
     const history = toChatMessages(await store.listMessages(process.tenantId, process.id));
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
     const { sampling } = resolveSampling({ params });
-    const principal = await this.deps.principalOf(process.tenantId, process.userId);
     const allowed = new Set(composition.pool.allowed);
+    const dispatchAt = this.dispatcher(process, turn.id, composition, principal, allowed, async (type, payload) => {
+      await text.flush();
+      await sink.emit(type, payload);
+    });
     const timeoutMs = positiveInt(params.modelTimeoutMs) ?? this.deps.modelTimeoutMs ?? 120_000;
     return engine.run({
       process,
@@ -210,8 +251,7 @@ export class TurnRunner {
       }, timeoutMs),
       dispatch: async (call) => {
         await text.flush();
-        if (!allowed.has(call.name)) return { content: `Tool '${call.name}' is not allowed in this turn.`, isError: true };
-        return toolbox.dispatch(call.name, call.arguments, allowed, { principal, process, scope: composition.scope });
+        return dispatchAt(call.name, call.arguments, 0);
       },
       record: async (message) => {
         if (message.role !== 'assistant') await text.flush();
@@ -223,6 +263,51 @@ export class TurnRunner {
         await sink.emit(type, payload);
       },
     });
+  }
+
+  /**
+   * One tool call of the turn at a nesting depth (0: the model's call; n: a script's `vance.tool`):
+   * the pool check, then the turn's own tools (scripts, client tools) or the server registry.
+   */
+  private dispatcher(
+    process: Process, turnId: string, composition: TurnComposition, principal: Principal, allowed: ReadonlySet<string>,
+    emit: (type: 'ScriptLog', payload: Readonly<Record<string, unknown>>) => Promise<void>,
+  ): (name: string, args: Readonly<Record<string, unknown>>, depth: number) => Promise<ToolResult> {
+    const dispatchAt = async (name: string, args: Readonly<Record<string, unknown>>, depth: number): Promise<ToolResult> => {
+      if (!allowed.has(name)) return { content: `Tool '${name}' is not allowed in this turn.`, isError: true };
+      const turn: TurnToolContext = {
+        turnId, depth, callTool: dispatchAt,
+        log: (source, level, message) => emit('ScriptLog', { source, level, message }),
+      };
+      const ctx: ToolInvocationContext = { principal, process, scope: composition.scope, turn };
+      return composition.turnTools.has(name)
+        ? composition.turnTools.dispatch(name, args, allowed, ctx)
+        : this.deps.toolbox.dispatch(name, args, allowed, ctx);
+    };
+    return dispatchAt;
+  }
+
+  /** Runs the guards of one point; returns their follow-up prompts and stores the round counters. */
+  private async runGuards(
+    point: GuardPoint, process: Process, composition: TurnComposition, principal: Principal, turnId: string,
+    sink: TurnEventSink, task: string, output: string,
+  ): Promise<string[]> {
+    const guards = this.deps.guards;
+    if (!guards || (process.recipeGuards.length === 0 && process.guards.length === 0)) return [];
+    const allowed = new Set(composition.pool.allowed);
+    const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
+      await sink.emit(type, payload);
+    };
+    const dispatchAt = this.dispatcher(process, turnId, composition, principal, allowed, emit);
+    const tools: ToolInvocationContext = {
+      principal, process, scope: composition.scope,
+      turn: { turnId, depth: 0, callTool: dispatchAt, log: (source, level, message) => emit('ScriptLog', { source, level, message }) },
+    };
+    const outcome = await guards.run({ point, process, scope: composition.scope, principal, task, output, tools, emit });
+    if (JSON.stringify(outcome.rounds) !== JSON.stringify(process.guardRounds)) {
+      await this.deps.processes.deps.store.update(process.tenantId, process.id, () => ({ guardRounds: outcome.rounds }));
+    }
+    return [...outcome.continueWith];
   }
 
   private async compose(process: Process, engine: Engine): Promise<TurnComposition> {
@@ -241,15 +326,20 @@ export class TurnRunner {
     const scope = await processes.scopeOf(process);
     const extra = (await engine.promptSections?.({ process, scope })) ?? [];
     const adjustments = process.toolAdjustments;
+    const skillList = this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope);
+    const serverTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
+    const serverNames = new Set(serverTools.map((t) => t.name));
+    // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
+    const clientTools = (await this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? []).filter((t) => !serverNames.has(t.name));
     const prepared = await prepareTurn({
-      skills: this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope),
+      skills: skillList,
       activeSkills: process.activeSkills,
       allowedSkillsOverride: process.allowedSkillsOverride,
       message: null,
       templates,
       renderContext: { ...context, profileAppend: composed.profileAppend },
       toolInput: {
-        available: mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors()),
+        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description }))],
         engineAllowed: engine.allowedTools,
         add: adjustments.add, remove: adjustments.remove, keep: adjustments.keep, dropFirst: adjustments.dropFirst, defer: adjustments.defer,
         maxTools: positiveInt(params.maxTools) ?? null,
@@ -269,9 +359,27 @@ export class TurnRunner {
       sections.push({ kind: 'DEFERRED_TOOLS', text: listing });
       system.push({ role: 'system', content: listing });
     }
+    const composedSet = new Set(prepared.composedSkills);
+    const scriptTools = this.deps.scripts?.toolsFor(skillList.filter((s) => composedSet.has(s.name))) ?? [];
+    const turnTools = new ToolRegistry([...scriptTools, ...clientTools.map((t) => this.clientTool(process, t))]);
+    // Scripts of the composed skills are always offered (seed 000 §13.2): they come and go with their skill.
+    const pool = scriptTools.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, scriptTools.map((t) => t.name));
+    const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
     return {
-      model, tier, sections, system, pool: prepared.toolPool, tools: this.deps.toolbox.specs(prepared.toolPool.primary),
-      composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope,
+      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
+    };
+  }
+
+  /** A registered client tool as a tool of this turn: a call goes to the session's client. */
+  private clientTool(process: Process, spec: ClientToolSpec): ServerTool {
+    const clientTools = this.deps.clientTools!;
+    const timeoutMs = positiveInt(process.engineParams.clientToolTimeoutMs);
+    return {
+      name: spec.name, labels: spec.labels, description: spec.description, parameters: spec.parameters,
+      invoke: (args, ctx) => clientTools.call({
+        tenantId: process.tenantId, sessionId: process.sessionId, userId: process.userId, processId: process.id,
+        turnId: ctx.turn?.turnId ?? null, kind: 'TOOL', tool: spec.name, arguments: { ...args }, script: null,
+      }, timeoutMs),
     };
   }
 
@@ -304,6 +412,17 @@ function verdicts(process: Process, composition: TurnComposition): Record<string
     })),
     warnings: composition.warnings,
   };
+}
+
+/** The user's words of the turn (what a guard judges as the task); other input when there are none. */
+function taskOf(taken: readonly TakenMessage[]): string {
+  const user = taken.filter((m) => m.sender === 'USER');
+  return (user.length > 0 ? user : taken).map((m) => m.content).join('\n\n');
+}
+
+function withTools(pool: ToolPool, names: readonly string[]): ToolPool {
+  const add = (list: readonly string[]): string[] => [...new Set([...list, ...names])].sort();
+  return { ...pool, allowed: add(pool.allowed), primary: add(pool.primary), deferred: pool.deferred.filter((n) => !names.includes(n)) };
 }
 
 function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {

@@ -61,6 +61,8 @@ export interface NewChatLogMessage {
 
 export const TURN_EVENT_TYPES = [
   'TurnStarted', 'PromptComposed', 'TextDelta', 'ToolCallStarted', 'ToolCallFinished', 'SkillVerdicts', 'TurnFinished', 'TurnFailed',
+  // Issue 6: `vance.log` lines of scripts and guards, and what each guard decided.
+  'ScriptLog', 'GuardRan',
 ] as const;
 export type TurnEventType = (typeof TURN_EVENT_TYPES)[number];
 

@@ -78,6 +78,60 @@ export type ChildSpawnedEvent = ProcessEvent & {
   readonly type: ProcessEventType;
 };
 
+export type ClientScript = {
+  readonly __typename?: 'ClientScript';
+  readonly name: Scalars['String']['output'];
+  readonly skill: Scalars['String']['output'];
+  readonly source: Scalars['String']['output'];
+};
+
+export type ClientTool = {
+  readonly __typename?: 'ClientTool';
+  readonly description: Scalars['String']['output'];
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  readonly parameters: Scalars['JSON']['output'];
+};
+
+/** A call a turn routes to the session's client; answer with submitClientToolResult before `deadline`. */
+export type ClientToolCall = {
+  readonly __typename?: 'ClientToolCall';
+  readonly arguments: Scalars['JSON']['output'];
+  readonly callId: Scalars['ID']['output'];
+  readonly deadline: Scalars['DateTime']['output'];
+  readonly kind: ClientToolCallKind;
+  readonly processId: Scalars['ID']['output'];
+  readonly script?: Maybe<ClientScript>;
+  readonly sessionId: Scalars['ID']['output'];
+  readonly tool: Scalars['String']['output'];
+  readonly turnId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type ClientToolCallKind =
+  /** Evaluate the FOOT skill script in `script` with `arguments` as `args` (seed 000 §13.5). */
+  | 'SCRIPT'
+  /** Run the registered client tool `tool` with `arguments`. */
+  | 'TOOL';
+
+/** A tool a connected client (FOOT) offers to the turns of its session (seed 004 §6.2). */
+export type ClientToolInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** Capabilities for `@label` selectors in recipes (lower-cased, without '@'). */
+  readonly labels?: InputMaybe<ReadonlyArray<Scalars['String']['input']>>;
+  /** Tool name as the model sees it: letters, digits, '_', '-', '.', ':'. */
+  readonly name: Scalars['String']['input'];
+  /** JSON schema (type object) of the arguments; default: free-form object. */
+  readonly parameters?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+/** The tools a session's client registered; it lasts while the client is subscribed to clientToolCalls. */
+export type ClientToolRegistration = {
+  readonly __typename?: 'ClientToolRegistration';
+  readonly registeredAt: Scalars['DateTime']['output'];
+  readonly sessionId: Scalars['ID']['output'];
+  readonly tools: ReadonlyArray<ClientTool>;
+};
+
 export type CommandFailedEvent = ProcessEvent & {
   readonly __typename?: 'CommandFailedEvent';
   readonly at: Scalars['DateTime']['output'];
@@ -247,11 +301,15 @@ export type Mutation = {
    * are always secret: their value is never returned.
    */
   readonly putSetting: Setting;
+  /** Registers (replaces) the tools of the caller's session's client. */
+  readonly registerClientTools: ClientToolRegistration;
   /** Queues a user message: runs the auto-triggers, then schedules a turn. */
   readonly sendMessage: PendingMessage;
   /** Runs a `/skill …` line: `/skill <name> [--once] [args…]`, `/skill list`, `/skill clear [<name>]`. */
   readonly skillCommand: SkillCommandResult;
   readonly spawnProcess: Process;
+  /** Answers a call sent to the caller's session `sessionId`: `result` (any JSON) or `error` (a message the model sees). */
+  readonly submitClientToolResult: Scalars['Boolean']['output'];
 };
 
 
@@ -325,6 +383,12 @@ export type MutationPutSettingArgs = {
 };
 
 
+export type MutationRegisterClientToolsArgs = {
+  sessionId: Scalars['ID']['input'];
+  tools: ReadonlyArray<ClientToolInput>;
+};
+
+
 export type MutationSendMessageArgs = {
   processId: Scalars['ID']['input'];
   text: Scalars['String']['input'];
@@ -339,6 +403,14 @@ export type MutationSkillCommandArgs = {
 
 export type MutationSpawnProcessArgs = {
   input: SpawnProcessInput;
+};
+
+
+export type MutationSubmitClientToolResultArgs = {
+  callId: Scalars['ID']['input'];
+  error?: InputMaybe<Scalars['String']['input']>;
+  result?: InputMaybe<Scalars['JSON']['input']>;
+  sessionId: Scalars['ID']['input'];
 };
 
 export type PendingMessage = {
@@ -361,6 +433,8 @@ export type Process = {
   readonly createdAt: Scalars['DateTime']['output'];
   readonly dataRelayCorrection?: Maybe<Scalars['String']['output']>;
   readonly engine: Scalars['String']['output'];
+  /** Guard rounds used since the last user message, by guard key (reset by the next user message). */
+  readonly guardRounds: Scalars['JSON']['output'];
   readonly guards: ReadonlyArray<RuntimeGuard>;
   readonly id: Scalars['ID']['output'];
   readonly locked: Scalars['Boolean']['output'];
@@ -374,6 +448,8 @@ export type Process = {
   readonly promptMode: Scalars['String']['output'];
   readonly promptTemplate?: Maybe<Scalars['String']['output']>;
   readonly recipe?: Maybe<Scalars['String']['output']>;
+  /** The recipe's completion guards at spawn (seed 004 §6d): [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]. */
+  readonly recipeGuards: Scalars['JSON']['output'];
   readonly recipeSource?: Maybe<Layer>;
   readonly session: Session;
   readonly status: ProcessStatus;
@@ -459,6 +535,8 @@ export type PromptSection = {
 
 export type Query = {
   readonly __typename?: 'Query';
+  /** The session's current client tool registration, or null when no client registered. */
+  readonly clientTools?: Maybe<ClientToolRegistration>;
   readonly composeTurnPreview: TurnPreview;
   readonly document?: Maybe<Document>;
   /** Newest first, deletes included. */
@@ -500,6 +578,11 @@ export type Query = {
   readonly skill?: Maybe<Skill>;
   /** Skill names a person may activate on the process: usable, user-invocable, allowed by its recipe. */
   readonly skillCompletions: ReadonlyArray<Scalars['String']['output']>;
+  /**
+   * Every skill's verdict for a conversation (`messages` oldest first; the last is the one being
+   * answered) under `recipe` (default: no recipe whitelist), for authors and the dashboard.
+   */
+  readonly skillTriggerTest: ReadonlyArray<SkillVerdict>;
   /** Skills visible in `project` (cascade USER → PROJECT → VANCE → RESOURCE), for one invocation surface. */
   readonly skills: ReadonlyArray<Skill>;
   /** Every tenant for system admins, the caller's own otherwise. */
@@ -507,6 +590,11 @@ export type Query = {
   readonly turns: ReadonlyArray<Turn>;
   /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
   readonly validateDocument: ReadonlyArray<Diagnostic>;
+};
+
+
+export type QueryClientToolsArgs = {
+  sessionId: Scalars['ID']['input'];
 };
 
 
@@ -620,6 +708,13 @@ export type QuerySkillArgs = {
 export type QuerySkillCompletionsArgs = {
   prefix?: InputMaybe<Scalars['String']['input']>;
   processId: Scalars['ID']['input'];
+};
+
+
+export type QuerySkillTriggerTestArgs = {
+  messages: ReadonlyArray<Scalars['String']['input']>;
+  project?: InputMaybe<Scalars['String']['input']>;
+  recipe?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -974,6 +1069,17 @@ export type SkillTrigger = {
   readonly type: Scalars['String']['output'];
 };
 
+/** One skill's verdict for a conversation: on or off and one plain sentence why. */
+export type SkillVerdict = {
+  readonly __typename?: 'SkillVerdict';
+  readonly on: Scalars['Boolean']['output'];
+  readonly reason: Scalars['String']['output'];
+  readonly skill: Scalars['String']['output'];
+  readonly source?: Maybe<Layer>;
+  /** always | mentioned | picked, or null (seed-000 behaviour). */
+  readonly when?: Maybe<Scalars['String']['output']>;
+};
+
 export type SpawnProcessInput = {
   readonly engine?: InputMaybe<Scalars['String']['input']>;
   /** Unique per session; without it the recipe (or engine) name, then `-2`, `-3`, … */
@@ -991,6 +1097,8 @@ export type SpawnProcessInput = {
 
 export type Subscription = {
   readonly __typename?: 'Subscription';
+  /** Tool calls and FOOT scripts routed to the client of the caller's session. */
+  readonly clientToolCalls: ClientToolCall;
   /**
    * Every write or delete that can change what the caller sees in `project`: its PROJECT layer,
    * the tenant's VANCE layer and the caller's own USER layer. Without `project`: VANCE and USER.
@@ -1000,6 +1108,11 @@ export type Subscription = {
   readonly processEvents: ProcessEvent;
   /** Persisted events after afterEventId, then live ones: no gap, no duplicate. */
   readonly turnEvents: TurnEvent;
+};
+
+
+export type SubscriptionClientToolCallsArgs = {
+  sessionId: Scalars['ID']['input'];
 };
 
 
@@ -1054,7 +1167,7 @@ export type Turn = {
 
 /**
  * A persisted turn event. `type` is one of TurnStarted, PromptComposed, TextDelta, ToolCallStarted,
- * ToolCallFinished, SkillVerdicts, TurnFinished, TurnFailed; `id` increases, resume with afterEventId.
+ * ToolCallFinished, SkillVerdicts, ScriptLog (a script's vance.log line), GuardRan (a guard's decision), TurnFinished, TurnFailed; `id` increases, resume with afterEventId.
  */
 export type TurnEvent = {
   readonly __typename?: 'TurnEvent';
@@ -1180,6 +1293,12 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ChatLogMessage: ResolverTypeWrapper<ChatLogMessage>;
   ChildSpawnedEvent: ResolverTypeWrapper<ProcessEventModel>;
+  ClientScript: ResolverTypeWrapper<ClientScript>;
+  ClientTool: ResolverTypeWrapper<ClientTool>;
+  ClientToolCall: ResolverTypeWrapper<ClientToolCall>;
+  ClientToolCallKind: ClientToolCallKind;
+  ClientToolInput: ClientToolInput;
+  ClientToolRegistration: ResolverTypeWrapper<ClientToolRegistration>;
   CommandFailedEvent: ResolverTypeWrapper<ProcessEventModel>;
   CommandRanEvent: ResolverTypeWrapper<ProcessEventModel>;
   CreatedUser: ResolverTypeWrapper<Omit<CreatedUser, 'user'> & { user: ResolversTypes['User'] }>;
@@ -1242,6 +1361,7 @@ export type ResolversTypes = {
   SkillStatus: SkillStatus;
   SkillSurface: SkillSurface;
   SkillTrigger: ResolverTypeWrapper<SkillTriggerEntity>;
+  SkillVerdict: ResolverTypeWrapper<SkillVerdict>;
   SpawnProcessInput: SpawnProcessInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -1261,6 +1381,11 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   ChatLogMessage: ChatLogMessage;
   ChildSpawnedEvent: ProcessEventModel;
+  ClientScript: ClientScript;
+  ClientTool: ClientTool;
+  ClientToolCall: ClientToolCall;
+  ClientToolInput: ClientToolInput;
+  ClientToolRegistration: ClientToolRegistration;
   CommandFailedEvent: ProcessEventModel;
   CommandRanEvent: ProcessEventModel;
   CreatedUser: Omit<CreatedUser, 'user'> & { user: ResolversParentTypes['User'] };
@@ -1311,6 +1436,7 @@ export type ResolversParentTypes = {
   SkillRun: SkillRunEntity;
   SkillScript: SkillScriptEntity;
   SkillTrigger: SkillTriggerEntity;
+  SkillVerdict: SkillVerdict;
   SpawnProcessInput: SpawnProcessInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -1351,6 +1477,37 @@ export type ChildSpawnedEventResolvers<ContextType = GraphQLContext, ParentType 
   skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClientScriptResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClientScript'] = ResolversParentTypes['ClientScript']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ClientToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClientTool'] = ResolversParentTypes['ClientTool']> = {
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  parameters?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+};
+
+export type ClientToolCallResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClientToolCall'] = ResolversParentTypes['ClientToolCall']> = {
+  arguments?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  callId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  deadline?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ClientToolCallKind'], ParentType, ContextType>;
+  processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  script?: Resolver<Maybe<ResolversTypes['ClientScript']>, ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  tool?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  turnId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
+
+export type ClientToolRegistrationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClientToolRegistration'] = ResolversParentTypes['ClientToolRegistration']> = {
+  registeredAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  tools?: Resolver<ReadonlyArray<ResolversTypes['ClientTool']>, ParentType, ContextType>;
 };
 
 export type CommandFailedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CommandFailedEvent'] = ResolversParentTypes['CommandFailedEvent']> = {
@@ -1474,9 +1631,11 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'layer' | 'path'>>;
   putDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationPutDocumentArgs, 'content' | 'layer' | 'path'>>;
   putSetting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<MutationPutSettingArgs, 'key'>>;
+  registerClientTools?: Resolver<ResolversTypes['ClientToolRegistration'], ParentType, ContextType, RequireFields<MutationRegisterClientToolsArgs, 'sessionId' | 'tools'>>;
   sendMessage?: Resolver<ResolversTypes['PendingMessage'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'processId' | 'text'>>;
   skillCommand?: Resolver<ResolversTypes['SkillCommandResult'], ParentType, ContextType, RequireFields<MutationSkillCommandArgs, 'line' | 'processId'>>;
   spawnProcess?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationSpawnProcessArgs, 'input'>>;
+  submitClientToolResult?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSubmitClientToolResultArgs, 'callId' | 'sessionId'>>;
 };
 
 export type PendingMessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PendingMessage'] = ResolversParentTypes['PendingMessage']> = {
@@ -1494,6 +1653,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dataRelayCorrection?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  guardRounds?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   guards?: Resolver<ReadonlyArray<ResolversTypes['RuntimeGuard']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1506,6 +1666,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   promptMode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   promptTemplate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  recipeGuards?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   recipeSource?: Resolver<Maybe<ResolversTypes['Layer']>, ParentType, ContextType>;
   session?: Resolver<ResolversTypes['Session'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ProcessStatus'], ParentType, ContextType>;
@@ -1554,6 +1715,7 @@ export type PromptSectionResolvers<ContextType = GraphQLContext, ParentType exte
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  clientTools?: Resolver<Maybe<ResolversTypes['ClientToolRegistration']>, ParentType, ContextType, RequireFields<QueryClientToolsArgs, 'sessionId'>>;
   composeTurnPreview?: Resolver<ResolversTypes['TurnPreview'], ParentType, ContextType, RequireFields<QueryComposeTurnPreviewArgs, 'processId'>>;
   document?: Resolver<Maybe<ResolversTypes['Document']>, ParentType, ContextType, RequireFields<QueryDocumentArgs, 'layer' | 'path'>>;
   documentHistory?: Resolver<ReadonlyArray<ResolversTypes['DocumentRevision']>, ParentType, ContextType, RequireFields<QueryDocumentHistoryArgs, 'layer' | 'path'>>;
@@ -1575,6 +1737,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   settings?: Resolver<ReadonlyArray<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
   skill?: Resolver<Maybe<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillArgs, 'name'>>;
   skillCompletions?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QuerySkillCompletionsArgs, 'prefix' | 'processId'>>;
+  skillTriggerTest?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType, RequireFields<QuerySkillTriggerTestArgs, 'messages'>>;
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
   turns?: Resolver<ReadonlyArray<ResolversTypes['Turn']>, ParentType, ContextType, RequireFields<QueryTurnsArgs, 'processId'>>;
@@ -1828,7 +1991,16 @@ export type SkillTriggerResolvers<ContextType = GraphQLContext, ParentType exten
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SkillVerdictResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillVerdict'] = ResolversParentTypes['SkillVerdict']> = {
+  on?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['Layer']>, ParentType, ContextType>;
+  when?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  clientToolCalls?: SubscriptionResolver<ResolversTypes['ClientToolCall'], "clientToolCalls", ParentType, ContextType, RequireFields<SubscriptionClientToolCallsArgs, 'sessionId'>>;
   documentChanged?: SubscriptionResolver<ResolversTypes['DocumentChangedEvent'], "documentChanged", ParentType, ContextType, Partial<SubscriptionDocumentChangedArgs>>;
   processEvents?: SubscriptionResolver<ResolversTypes['ProcessEvent'], "processEvents", ParentType, ContextType, RequireFields<SubscriptionProcessEventsArgs, 'processId'>>;
   turnEvents?: SubscriptionResolver<ResolversTypes['TurnEvent'], "turnEvents", ParentType, ContextType, RequireFields<SubscriptionTurnEventsArgs, 'processId'>>;
@@ -1902,6 +2074,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ActiveSkill?: ActiveSkillResolvers<ContextType>;
   ChatLogMessage?: ChatLogMessageResolvers<ContextType>;
   ChildSpawnedEvent?: ChildSpawnedEventResolvers<ContextType>;
+  ClientScript?: ClientScriptResolvers<ContextType>;
+  ClientTool?: ClientToolResolvers<ContextType>;
+  ClientToolCall?: ClientToolCallResolvers<ContextType>;
+  ClientToolRegistration?: ClientToolRegistrationResolvers<ContextType>;
   CommandFailedEvent?: CommandFailedEventResolvers<ContextType>;
   CommandRanEvent?: CommandRanEventResolvers<ContextType>;
   CreatedUser?: CreatedUserResolvers<ContextType>;
@@ -1950,6 +2126,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SkillRun?: SkillRunResolvers<ContextType>;
   SkillScript?: SkillScriptResolvers<ContextType>;
   SkillTrigger?: SkillTriggerResolvers<ContextType>;
+  SkillVerdict?: SkillVerdictResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   ToolPool?: ToolPoolResolvers<ContextType>;

@@ -76,6 +76,12 @@ export class ProcessEntity {
   @Column({ type: 'jsonb' })
   guards!: RuntimeGuard[];
 
+  @Column({ name: 'recipe_guards', type: 'jsonb', default: () => "'[]'" })
+  recipeGuards!: unknown[];
+
+  @Column({ name: 'guard_rounds', type: 'jsonb', default: () => "'{}'" })
+  guardRounds!: Record<string, number>;
+
   @Column({ name: 'turn_requested_at', type: 'timestamptz', nullable: true })
   turnRequestedAt!: Date | null;
 

@@ -18,6 +18,12 @@ export class SessionEntity {
   @Column({ type: 'text', collation: 'C' })
   name!: string;
 
+  @Column({ name: 'client_tools', type: 'jsonb', nullable: true })
+  clientTools!: unknown[] | null;
+
+  @Column({ name: 'client_tools_at', type: 'timestamptz', nullable: true })
+  clientToolsAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -30,7 +30,19 @@ describe('LiteralScanner', () => {
     }
   });
 
-  it('refuses a literal outside ASCII (the extractor never produces one)', () => {
-    expect(() => new LiteralScanner(['äb'])).toThrow(/not ASCII/);
+  it('finds literals outside ASCII (substring keywords, issue 8)', () => {
+    expect(found(['äb', 'ab', 'größe'], 'xäb größe')).toEqual(['äb', 'größe']);
+    expect(found(['日本', '本語'], '日本語')).toEqual(['日本', '本語']);
+  });
+
+  it('agrees with String.includes on random texts over a non-ASCII alphabet', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const word = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, () => 'aä日 '[Math.floor(random() * 4)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const literals = [...new Set(Array.from({ length: 1 + Math.floor(random() * 12) }, () => word(5)))];
+      const text = word(60);
+      expect(found(literals, text)).toEqual(literals.filter((l) => text.includes(l)));
+    }
   });
 });

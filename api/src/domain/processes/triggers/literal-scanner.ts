@@ -3,16 +3,20 @@
  * index runs only the PATTERN regexes whose required literal is present (trigger-index.ts). Built once
  * per skill set; `scan` costs O(text length + hits), whatever the number of literals.
  *
- * Literals are printable ASCII (required-literals.ts); any other character of the text resets to the
- * root. The automaton is packed into flat arrays (a dense root row, sorted edge lists elsewhere) so a
- * few hundred thousand literal characters stay a few megabytes.
+ * Literals are any UTF-16 strings: printable ASCII for the regex prefilter (required-literals.ts),
+ * normalised keywords for substring keywords (`matchWholeWords: false`, issue 8). When every literal is
+ * ASCII, any other character of the text resets to the root without a lookup. The automaton is packed
+ * into flat arrays (a dense root row for ASCII, sorted edge lists elsewhere) so a few hundred thousand
+ * literal characters stay a few megabytes.
  */
 export class LiteralScanner {
   /** Root transitions by character code (0 = stay at the root). */
   private readonly rootNext = new Int32Array(128);
   /** Edges of node n are edgeChar/edgeTarget[edgeStart[n] .. edgeStart[n + 1]). */
   private readonly edgeStart: Int32Array;
-  private readonly edgeChar: Uint8Array;
+  private readonly edgeChar: Uint16Array;
+  /** Every literal is ASCII: a non-ASCII text character can only reset to the root. */
+  private readonly asciiOnly: boolean;
   private readonly edgeTarget: Int32Array;
   private readonly fail: Int32Array;
   /** The literal ending at a node, or -1. */
@@ -23,11 +27,12 @@ export class LiteralScanner {
   constructor(literals: readonly string[]) {
     const children: Map<number, number>[] = [new Map()];
     const ownList: number[] = [-1];
+    let asciiOnly = true;
     literals.forEach((literal, id) => {
       let node = 0;
       for (let i = 0; i < literal.length; i++) {
         const code = literal.charCodeAt(i);
-        if (code >= 128) throw new Error(`literal ${JSON.stringify(literal)} is not ASCII`);
+        if (code >= 128) asciiOnly = false;
         let next = children[node]!.get(code);
         if (next === undefined) {
           next = children.length;
@@ -41,6 +46,7 @@ export class LiteralScanner {
       if (ownList[node] === -1) ownList[node] = id;
     });
     const count = children.length;
+    this.asciiOnly = asciiOnly;
     this.own = Int32Array.from(ownList);
     this.fail = new Int32Array(count);
     this.dict = new Int32Array(count);
@@ -51,7 +57,7 @@ export class LiteralScanner {
       edges += map.size;
     });
     this.edgeStart[count] = edges;
-    this.edgeChar = new Uint8Array(edges);
+    this.edgeChar = new Uint16Array(edges);
     this.edgeTarget = new Int32Array(edges);
     children.forEach((map, node) => {
       let at = this.edgeStart[node]!;
@@ -60,18 +66,18 @@ export class LiteralScanner {
         this.edgeTarget[at++] = target;
       }
     });
-    for (const [code, target] of children[0]!) this.rootNext[code] = target;
+    for (const [code, target] of children[0]!) if (code < 128) this.rootNext[code] = target;
     this.linkFailures(children);
   }
 
   /** Calls `onLiteral(id)` for every occurrence of every literal in `text`. */
   scan(text: string, onLiteral: (id: number) => void): void {
     // Locals, not `this.` loads, in the one loop of the hot path.
-    const { rootNext, edgeStart, edgeChar, edgeTarget, fail, own, dict } = this;
+    const { rootNext, edgeStart, edgeChar, edgeTarget, fail, own, dict, asciiOnly } = this;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      if (code >= 128) {
+      if (code >= 128 && asciiOnly) {
         state = 0;
         continue;
       }
@@ -86,7 +92,7 @@ export class LiteralScanner {
         if (next !== 0) break;
         state = fail[state]!;
       }
-      state = next !== 0 ? next : rootNext[code]!;
+      state = next !== 0 ? next : code < 128 ? rootNext[code]! : this.edge(0, code);
       if (state === 0) continue;
       for (let hit = own[state]! >= 0 ? state : dict[state]!; hit !== 0; hit = dict[hit]!) onLiteral(own[hit]!);
     }
@@ -99,7 +105,7 @@ export class LiteralScanner {
       if (next !== 0) return next;
       state = this.fail[state]!;
     }
-    return this.rootNext[code]!;
+    return code < 128 ? this.rootNext[code]! : this.edge(0, code);
   }
 
   private edge(node: number, code: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileJavaRegex } from '../../skills/java-regex';
-import { matchTriggersNaive } from './naive-matcher';
+import { evaluateTriggersNaive, matchTriggersNaive } from './naive-matcher';
 import { requiredLiterals, scanText } from './required-literals';
 import { available, keywords, pattern, triggers } from './testing';
 import { TriggerIndex } from './trigger-index';
@@ -114,5 +114,51 @@ describe('requiredLiterals is sound (property)', () => {
       }
     }
     expect(checked).toBeGreaterThan(500);
+  });
+});
+
+describe('TriggerIndex.evaluate ≡ evaluateTriggersNaive with the issue-8 controls (property)', () => {
+  const logics = ['AND ANY', 'AND ALL', 'NOT ANY', 'NOT ALL'];
+  const CONTROLLED = [
+    available('sword', { frontmatter: ['when: mentioned', 'triggers: [sword, "/bla+de/"]', 'secondaryTriggers: [moon, night]', 'selectiveLogic: AND ANY', 'scanDepth: 3'] }),
+    available('all', { frontmatter: ['triggers: [sword]', 'secondaryTriggers: [moon, "/dark(ness)?/"]', 'selectiveLogic: AND ALL', 'scanDepth: 2'] }),
+    available('notany', { frontmatter: ['triggers: [review, diff]', 'secondaryTriggers: [draft]', 'selectiveLogic: NOT ANY'] }),
+    available('notall', { frontmatter: ['triggers: [review]', 'secondaryTriggers: [moon, sun]', 'selectiveLogic: NOT ALL', 'scanDepth: 4'] }),
+    available('cased', { frontmatter: ['triggers: [Sword, "pull request", "/Moon/", "/night/i"]', 'caseSensitive: true', 'scanDepth: 2'] }),
+    available('sub', { frontmatter: ['triggers: [wor, "ä", Rev]', 'matchWholeWords: false', 'secondaryTriggers: [oo]', 'selectiveLogic: and_any', 'scanDepth: 3'] }),
+    available('subcased', { frontmatter: ['triggers: [Wor, Änd]', 'matchWholeWords: false', 'caseSensitive: true', 'scanDepth: 5'] }),
+    available('mixed', { frontmatter: [...triggers(keywords(['alpha', 'beta', 'gamma'], 2), pattern('schau.*(diff|pr)')), 'secondaryTriggers: [delta, "/x+y/"]', `selectiveLogic: ${logics[1]}`, 'scanDepth: 2'] }),
+    available('zero', { frontmatter: ['triggers: [sword]', 'scanDepth: 0'] }),
+    available('picked', { frontmatter: ['when: picked', 'triggers: [moon]', 'closeWhenUnmentioned: true', 'scanDepth: 2'] }),
+    available('picked-open', { frontmatter: ['when: picked', 'triggers: [moon]'] }),
+    available('always', { frontmatter: ['when: always', 'triggers: [sword]'] }),
+    ...SKILLS,
+  ];
+  const WORDS = [...VOCABULARY, 'sword', 'Sword', 'SWORD', 'swords', 'blaade', 'BLADE', 'moon', 'Moon', 'night', 'NIGHT', 'dark', 'darkness', 'draft', 'sun', 'Wor', 'word', 'Änderung', 'änd', 'oo', 'boot', 'delta', 'xxy', 'Pull', 'request', 'pull request'];
+
+  it('gives exactly the naive evaluation on 3,000 random conversations of up to six messages', () => {
+    const index = new TriggerIndex(CONTROLLED);
+    const random = rng(8);
+    const conversationMessage = (): string => {
+      const length = Math.floor(random() * 10);
+      let text = '';
+      for (let i = 0; i < length; i++) text += WORDS[Math.floor(random() * WORDS.length)]! + [' ', ' ', '', ', ', '-', '\n'][Math.floor(random() * 6)]!;
+      return text;
+    };
+    let matched = 0;
+    let missed = 0;
+    for (let i = 0; i < 3000; i++) {
+      const scan = Array.from({ length: Math.floor(random() * 7) }, conversationMessage);
+      const active = CONTROLLED.filter(() => random() < 0.1).map((s) => s.name);
+      const allowedSkillsOverride = random() < 0.8 ? null : CONTROLLED.filter(() => random() < 0.7).map((s) => s.name);
+      const filter = { active, allowedSkillsOverride };
+      const expected = evaluateTriggersNaive(CONTROLLED, scan, filter);
+      expect(index.evaluate(scan, filter), JSON.stringify(scan)).toEqual(expected);
+      expect(index.match(scan, filter)).toEqual(matchTriggersNaive(CONTROLLED, scan, filter));
+      matched += expected.matches.length;
+      missed += expected.misses.length;
+    }
+    expect(matched).toBeGreaterThan(2000);
+    expect(missed).toBeGreaterThan(300);
   });
 });

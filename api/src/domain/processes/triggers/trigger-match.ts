@@ -1,10 +1,43 @@
 import type { AvailableSkill } from '../../skills/skill-resolver';
-import type { SkillTrigger } from '../../skills/skill';
+import type { SelectiveLogic, SkillActivation, SkillTrigger } from '../../skills/skill';
 import { isModelInvocable } from '../../skills/invocation-policy';
 
 /**
- * What the auto-trigger hook reports (seed 000 §4a, issue 4): which skill, which of its triggers, the
- * evidence and a one-sentence reason. The caller activates each match one-shot; nothing here writes.
+ * The semantics shared by the indexed matcher and the reference matcher (seed 000 §4a, DESIGN §10,
+ * issue 8 / seed 003 trigger controls):
+ *
+ * - Scan text: the newest `scanDepth` messages of the skill, newest first (`ScanMessages[0]` is the
+ *   message being answered). Each message is matched on its own: a phrase or a regex never spans two.
+ *   Default depth 1 = only the message being answered (today's behaviour); 0 never matches.
+ * - KEYWORDS, `matchWholeWords: true` (default): DESIGN §10 tokens (`tokenize`, or `tokenizeCased`
+ *   with `caseSensitive: true`); a phrase is adjacent whole tokens. `matchWholeWords: false`: the
+ *   keyword occurs anywhere as a substring of the NFC text (lower-cased unless `caseSensitive`). A
+ *   trigger fires when its distinct keywords found (within the depth) reach its threshold
+ *   (`minMatch` capped at n, else ceil(n / 2)).
+ * - PATTERN: the regex searches each scanned message's first PATTERN_INPUT_CAP characters,
+ *   lower-cased with the `iu` regex (default) or as written with the regex minus `i`
+ *   (`caseSensitive: true`, unless the trigger was written `/…/i`). Evidence: the text matched in the
+ *   newest message that matches.
+ * - A skill's primary triggers: any fires (its first firing one in declaration order is reported).
+ * - Secondary triggers (each one met when it fires on its own, same controls and depth) then decide
+ *   with `selectiveLogic`: AND ANY (at least one met), AND ALL (all met), NOT ANY (none met), NOT ALL
+ *   (not all met). No secondary triggers: the primary decides alone.
+ */
+
+/** The messages a matcher scans, NEWEST FIRST: [0] is the message being answered. */
+export type ScanMessages = readonly string[];
+
+/** The scan window from a history written oldest first (the last entry is the one being answered). */
+export function newestFirst(historyOldestFirst: readonly string[], depth = Infinity): string[] {
+  const out: string[] = [];
+  for (let i = historyOldestFirst.length - 1; i >= 0 && out.length < depth; i--) out.push(historyOldestFirst[i]!);
+  return out;
+}
+
+/**
+ * What the matcher reports for a skill that matched (seed 000 §4a, issue 4): which skill, which of
+ * its triggers, the evidence and a one-sentence reason. The caller activates each match one-shot (or,
+ * for a `mentioned` skill, turns it on for the turn); nothing here writes.
  */
 export interface TriggerMatch {
   /** The skill's name (the shape the activation service's TriggerHook expects). */
@@ -17,6 +50,27 @@ export interface TriggerMatch {
   readonly evidence: readonly string[];
   /** "Mentioned: review, diff." or "Matched /schau.*diff/." */
   readonly reason: string;
+  /** The secondary triggers met, labelled (secondaryLabel); empty without secondary triggers. */
+  readonly secondary: readonly string[];
+}
+
+/** A skill whose primary triggers matched but whose secondary triggers said no (issue 8). */
+export interface SecondaryMiss {
+  readonly skill: string;
+  readonly available: AvailableSkill;
+  /** The primary evidence, as in TriggerMatch. */
+  readonly evidence: readonly string[];
+  readonly logic: SelectiveLogic;
+  /** AND …: the secondary triggers not met; NOT …: the ones met. Labelled (secondaryLabel). */
+  readonly terms: readonly string[];
+  /** "Secondary triggers not met (AND ALL: moon)." or "Excluded by secondary triggers (NOT ANY: moon)." */
+  readonly reason: string;
+}
+
+/** Everything one scan decided, for every skill that passed the filters and whose primary triggers matched. */
+export interface TriggerEvaluation {
+  readonly matches: readonly TriggerMatch[];
+  readonly misses: readonly SecondaryMiss[];
 }
 
 /** The per-process part of the filter (seed 000 §4a, §7b). */
@@ -36,13 +90,75 @@ export function patternInput(message: string): string {
 }
 
 /**
- * The per-skill-set part of the filter: could this skill ever auto-trigger? Enabled (listAvailable
- * only returns AVAILABLE skills; checked again), at least one trigger, model-invocable (seed 002:
- * auto-triggering is implicit activation), and not a spawn skill (seed 000 §2c: only the explicit
- * path spawns; its triggers are a no-op and the parser warns about them).
+ * The per-skill-set part of the filter: are this skill's triggers ever matched? Enabled (listAvailable
+ * only returns AVAILABLE skills; checked again), at least one trigger, a scan depth above 0,
+ * model-invocable (seed 002: matching is implicit activation), not a spawn skill (seed 000 §2c: only
+ * the explicit path spawns; its triggers are a no-op and the parser warns about them), and `when`
+ * absent (seed-000 auto-trigger), `mentioned`, or `picked` with `closeWhenUnmentioned` (the close
+ * rule needs the match). `always` skills are on without matching.
  */
 export function canAutoTrigger(skill: AvailableSkill): boolean {
-  return skill.status === 'AVAILABLE' && skill.skill.enabled && skill.skill.triggers.length > 0 && isModelInvocable(skill.skill) && skill.skill.run.target !== 'spawn';
+  const s = skill.skill;
+  if (skill.status !== 'AVAILABLE' || !s.enabled || s.triggers.length === 0 || s.activation.scanDepth === 0) return false;
+  if (!isModelInvocable(s) || s.run.target === 'spawn') return false;
+  const { when } = s.activation;
+  return when === null || when === 'mentioned' || (when === 'picked' && s.activation.closeWhenUnmentioned);
+}
+
+/** A `picked` skill is matched only for its close rule; `match()` leaves it out (it is not activated by a match). */
+export function activatesOnMatch(skill: AvailableSkill): boolean {
+  return skill.skill.activation.when !== 'picked';
+}
+
+/** The case-sensitive twin of a compiled trigger regex (the `iu` one without `i`), made once per regex. */
+const CASED = new WeakMap<RegExp, RegExp>();
+
+/** The regex a trigger runs with under the skill's controls, and whether it reads the text as written. */
+export function effectiveRegex(trigger: Extract<SkillTrigger, { type: 'PATTERN' }>, activation: SkillActivation): { readonly regex: RegExp; readonly cased: boolean } {
+  if (!activation.caseSensitive || trigger.ignoreCase) return { regex: trigger.regex, cased: false };
+  let cased = CASED.get(trigger.regex);
+  if (!cased) CASED.set(trigger.regex, (cased = new RegExp(trigger.regex.source, trigger.regex.flags.replace('i', ''))));
+  return { regex: cased, cased: true };
+}
+
+/** What a regex searches in one message: capped, lower-cased unless `cased`. */
+export function regexInput(message: string, cased: boolean): string {
+  if (!cased) return patternInput(message);
+  return message.length > PATTERN_INPUT_CAP ? message.slice(0, PATTERN_INPUT_CAP) : message;
+}
+
+/** How a secondary trigger is named in reasons: its keywords, or `/pattern/`. */
+export function secondaryLabel(trigger: SkillTrigger): string {
+  return trigger.type === 'PATTERN' ? `/${trigger.pattern}/` : trigger.keywords.join(', ');
+}
+
+/**
+ * selectiveLogic over the secondary triggers' results (`met[i]` for `secondary[i]`): null when the
+ * skill matches, else the miss's terms and reason.
+ */
+export function selectiveOutcome(logic: SelectiveLogic, secondary: readonly SkillTrigger[], met: readonly boolean[]): { readonly terms: string[]; readonly reason: string } | null {
+  if (secondary.length === 0) return null;
+  const labels = secondary.map(secondaryLabel);
+  const found = labels.filter((_l, i) => met[i]);
+  const missing = labels.filter((_l, i) => !met[i]);
+  let terms: string[] | null;
+  switch (logic) {
+    case 'AND ANY':
+      terms = found.length > 0 ? null : labels;
+      break;
+    case 'AND ALL':
+      terms = missing.length === 0 ? null : missing;
+      break;
+    case 'NOT ANY':
+      terms = found.length === 0 ? null : found;
+      break;
+    case 'NOT ALL':
+      terms = missing.length > 0 ? null : labels;
+      break;
+  }
+  if (terms === null) return null;
+  const sentence = logic.startsWith('AND') ? 'Secondary triggers not met' : 'Excluded by secondary triggers';
+  return { terms, reason: `${sentence} (${logic}: ${terms.join(', ')}).` };
 }
 
 export function keywordReason(keywords: readonly string[]): string {

@@ -1,0 +1,57 @@
+/**
+ * One POST /graphql round trip with the session token. GraphQL errors become react-admin HttpErrors:
+ * `extensions.code` UNAUTHENTICATED → 401 and FORBIDDEN → 403 (the auth provider logs out on both),
+ * BAD_USER_INPUT → 400 with the validator's diagnostics in `body.diagnostics`.
+ */
+import { HttpError } from 'react-admin';
+import { session } from './session';
+import type { Diagnostic } from './types';
+
+export interface GraphQLErrorBody {
+  code: string | undefined;
+  domainCode: string | undefined;
+  diagnostics: Diagnostic[];
+}
+
+const STATUS: Record<string, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  BAD_USER_INPUT: 400,
+};
+
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}, token: string | null = session.token()): Promise<T> {
+  const res = await fetch(`${import.meta.env.BASE_URL.replace(/admin\/$/, '')}graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  let json: { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+  try {
+    json = await res.json();
+  } catch {
+    throw new HttpError(`The API answered ${res.status}`, res.status, { code: undefined, domainCode: undefined, diagnostics: [] });
+  }
+  const first = json.errors?.[0];
+  if (first) {
+    const code = typeof first.extensions?.code === 'string' ? first.extensions.code : undefined;
+    const body: GraphQLErrorBody = {
+      code,
+      domainCode: typeof first.extensions?.domainCode === 'string' ? first.extensions.domainCode : undefined,
+      diagnostics: Array.isArray(first.extensions?.diagnostics) ? (first.extensions.diagnostics as Diagnostic[]) : [],
+    };
+    throw new HttpError(first.message, (code && STATUS[code]) || (res.status >= 400 ? res.status : 500), body);
+  }
+  if (!res.ok && res.status !== 200) throw new HttpError(`The API answered ${res.status}`, res.status, { code: undefined, domainCode: undefined, diagnostics: [] });
+  return json.data as T;
+}
+
+export function diagnosticsOf(error: unknown): Diagnostic[] {
+  const body = (error as { body?: Partial<GraphQLErrorBody> } | null)?.body;
+  return Array.isArray(body?.diagnostics) ? body.diagnostics : [];
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

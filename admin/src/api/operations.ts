@@ -1,0 +1,103 @@
+/**
+ * The GraphQL operations the dashboard sends, named after schema.graphql's fields. Only these
+ * strings speak to the API; the data provider and pages call them through `ops`.
+ */
+import { gql } from './graphql';
+import { session } from './session';
+import type {
+  ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, Recipe,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, Turn, VanceDocument,
+} from './types';
+
+const DIAG = 'severity message path line column field';
+const DOC = `layer project path content version size updatedAt updatedBy diagnostics { ${DIAG} }`;
+const SKILL = `name path source shadowed documentVersion status title description tags tools lifecycle
+  triggers { type pattern keywords minMatch } argumentsMode run { target recipe } modelInvocable userInvocable diagnostics { ${DIAG} }`;
+const RECIPE = `name path source shadowed valid diagnostics { ${DIAG} } description engine title category locked listed
+  defaultActiveSkills allowedSkills profiles { name }`;
+const PROCESS = `id name project session { id name } status engine recipe recipeSource allowedSkills locked turnRequestedAt createdAt updatedAt
+  activeSkills { name source oneShot fromRecipe activatedAt args reason } pending { id sender senderName content createdAt }`;
+const SETTING = 'key value secret hasValue source updatedAt';
+
+/** The project every project-scoped operation uses (null: the tenant). */
+const project = (): string | null => session.project();
+
+export const ops = {
+  me: (token?: string) => gql<{ me: Me }>('{ me { id login role tenant { name } } }', {}, token).then((d) => d.me),
+  projects: () => gql<{ projects: Project[] }>('{ projects { id name kind myRole createdAt } }').then((d) => d.projects),
+
+  documents: (layer: Layer, prefix = '') =>
+    gql<{ documents: VanceDocument[] }>(`query($layer: Layer!, $project: String, $prefix: String) { documents(layer: $layer, project: $project, prefix: $prefix) { ${DOC} } }`,
+      { layer, project: project(), prefix }).then((d) => d.documents),
+  document: (layer: Layer, path: string) =>
+    gql<{ document: VanceDocument | null }>(`query($layer: Layer!, $project: String, $path: String!) { document(layer: $layer, project: $project, path: $path) { ${DOC} } }`,
+      { layer, project: project(), path }).then((d) => d.document),
+  effectiveDocument: (path: string) =>
+    gql<{ effectiveDocument: EffectiveDocument | null }>(`query($project: String, $path: String!) { effectiveDocument(project: $project, path: $path) { source shadowed document { ${DOC} } } }`,
+      { project: project(), path }).then((d) => d.effectiveDocument),
+  documentHistory: (layer: Layer, path: string) =>
+    gql<{ documentHistory: DocumentRevision[] }>(`query($layer: Layer!, $project: String, $path: String!) { documentHistory(layer: $layer, project: $project, path: $path) { version content deleted createdAt author } }`,
+      { layer, project: project(), path }).then((d) => d.documentHistory),
+  putDocument: (layer: Layer, path: string, content: string, expectedVersion?: number | null) =>
+    gql<{ putDocument: VanceDocument }>(`mutation($layer: Layer!, $project: String, $path: String!, $content: String!, $expectedVersion: Int) {
+      putDocument(layer: $layer, project: $project, path: $path, content: $content, expectedVersion: $expectedVersion) { ${DOC} } }`,
+      { layer, project: project(), path, content, expectedVersion: expectedVersion ?? null }).then((d) => d.putDocument),
+  deleteDocument: (layer: Layer, path: string) =>
+    gql<{ deleteDocument: boolean }>('mutation($layer: Layer!, $project: String, $path: String!) { deleteDocument(layer: $layer, project: $project, path: $path) }',
+      { layer, project: project(), path }).then((d) => d.deleteDocument),
+  validateDocument: (path: string, content: string) =>
+    gql<{ validateDocument: Diagnostic[] }>(`query($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { ${DIAG} } }`, { path, content })
+      .then((d) => d.validateDocument),
+
+  skills: () => gql<{ skills: Skill[] }>(`query($project: String) { skills(project: $project) { ${SKILL} } }`, { project: project() }).then((d) => d.skills),
+  skill: (name: string) => gql<{ skill: Skill | null }>(`query($name: String!, $project: String) { skill(name: $name, project: $project) { ${SKILL} } }`, { name, project: project() })
+    .then((d) => d.skill),
+  skillTriggerTest: (messages: string[], recipe: string | null) =>
+    gql<{ skillTriggerTest: SkillVerdict[] }>('query($project: String, $messages: [String!]!, $recipe: String) { skillTriggerTest(project: $project, messages: $messages, recipe: $recipe) { skill on reason when source } }',
+      { project: project(), messages, recipe }).then((d) => d.skillTriggerTest),
+
+  recipes: () => gql<{ recipes: { recipes: Omit<RecipeSummary, 'id'>[] } }>('query($project: String) { recipes(project: $project) { recipes { name description engine tags locked source } } }',
+    { project: project() }).then((d) => d.recipes.recipes),
+  recipe: (name: string) => gql<{ recipe: Omit<Recipe, 'id'> | null }>(`query($name: String!, $project: String) { recipe(name: $name, project: $project) { ${RECIPE} } }`, { name, project: project() })
+    .then((d) => d.recipe),
+  listedRecipes: () => gql<{ listedRecipes: ListedRecipes }>(`query($project: String) { listedRecipes(project: $project) { categories { id title } recipes { name title description category } warnings { ${DIAG} } } }`,
+    { project: project() }).then((d) => d.listedRecipes),
+  resolveRecipe: (name: string, profile: string | null) =>
+    gql<{ resolveRecipe: ResolvedRecipe }>(`query($name: String, $project: String, $profile: String) { resolveRecipe(name: $name, project: $project, profile: $profile) {
+      kind recipe { name source reason } engine params overriddenKeys profile { profile match block } promptMode promptTemplate profileAppendTemplate systemPromptPreview
+      tools { unrestricted allowed primary deferred removed unresolved } allowedSkills defaultActiveSkills locked model { provider model tier chain } warnings { ${DIAG} } } }`,
+      { name, project: project(), profile }).then((d) => d.resolveRecipe),
+
+  processes: (projectName: string) => gql<{ processes: Process[] }>(`query($project: String!) { processes(project: $project) { ${PROCESS} } }`, { project: projectName }).then((d) => d.processes),
+  process: (id: string) => gql<{ process: Process }>(`query($id: ID!) { process(id: $id) { ${PROCESS} } }`, { id }).then((d) => d.process),
+  spawnProcess: (input: { project: string; recipe?: string | null; name?: string | null }) =>
+    gql<{ spawnProcess: Process }>(`mutation($input: SpawnProcessInput!) { spawnProcess(input: $input) { ${PROCESS} } }`, { input }).then((d) => d.spawnProcess),
+  skillCompletions: (processId: string) => gql<{ skillCompletions: string[] }>('query($id: ID!) { skillCompletions(processId: $id) }', { id: processId }).then((d) => d.skillCompletions),
+  activateSkill: (processId: string, name: string, once: boolean) =>
+    gql<{ activateSkill: { outcome: string; reason: string } }>('mutation($id: ID!, $name: String!, $once: Boolean) { activateSkill(processId: $id, name: $name, once: $once) { outcome reason } }',
+      { id: processId, name, once }).then((d) => d.activateSkill),
+  clearSkills: (processId: string, name?: string) =>
+    gql<{ clearSkills: { cleared: string[]; kept: string[] } }>('mutation($id: ID!, $name: String) { clearSkills(processId: $id, name: $name) { cleared kept } }', { id: processId, name: name ?? null })
+      .then((d) => d.clearSkills),
+  sendMessage: (processId: string, text: string) =>
+    gql<{ sendMessage: PendingMessage }>('mutation($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id sender senderName content createdAt } }', { id: processId, text })
+      .then((d) => d.sendMessage),
+  turns: (processId: string) => gql<{ turns: Turn[] }>('query($id: ID!) { turns(processId: $id) { id status engine finishReason errorMessage startedAt finishedAt } }', { id: processId }).then((d) => d.turns),
+  messages: (processId: string) => gql<{ messages: ChatLogMessage[] }>('query($id: ID!) { messages(processId: $id) { id role senderName content turnId createdAt } }', { id: processId })
+    .then((d) => d.messages),
+
+  settings: (projectName: string | null) => gql<{ settings: Omit<Setting, 'id'>[] }>(`query($project: String) { settings(project: $project) { ${SETTING} } }`, { project: projectName })
+    .then((d) => d.settings),
+  putSetting: (key: string, value: string | null, projectName: string | null, secret: boolean) =>
+    gql<{ putSetting: Omit<Setting, 'id'> }>(`mutation($key: String!, $value: String, $project: String, $secret: Boolean) { putSetting(key: $key, value: $value, project: $project, secret: $secret) { ${SETTING} } }`,
+      { key, value, project: projectName, secret }).then((d) => d.putSetting),
+  createUser: (login: string, role: string) =>
+    gql<{ createUser: { user: { login: string; role: string }; token: string } }>('mutation($login: String!, $role: UserRole!) { createUser(login: $login, role: $role) { user { login role } token } }',
+      { login, role }).then((d) => d.createUser),
+  createProject: (name: string) => gql<{ createProject: Project }>('mutation($name: String!) { createProject(name: $name) { id name kind myRole createdAt } }', { name }).then((d) => d.createProject),
+  addProjectMember: (projectName: string, login: string, role: string) =>
+    gql<{ addProjectMember: { project: string; login: string; role: string } }>('mutation($project: String!, $login: String!, $role: ProjectRole!) { addProjectMember(project: $project, login: $login, role: $role) { project login role } }',
+      { project: projectName, login, role }).then((d) => d.addProjectMember),
+};
+
+export type Ops = typeof ops;

@@ -1,0 +1,122 @@
+/** The shapes of schema.graphql the dashboard reads (hand-written; the schema is the contract). */
+export type Layer = 'USER' | 'PROJECT' | 'VANCE' | 'RESOURCE';
+export const LAYERS: readonly Layer[] = ['USER', 'PROJECT', 'VANCE', 'RESOURCE'];
+export const WRITABLE_LAYERS: readonly Exclude<Layer, 'RESOURCE'>[] = ['USER', 'PROJECT', 'VANCE'];
+
+export interface Diagnostic {
+  severity: 'ERROR' | 'WARNING';
+  message: string;
+  path: string | null;
+  line: number | null;
+  column: number | null;
+  field: string | null;
+}
+
+export interface Me { id: string; login: string; role: 'SYSTEM_ADMIN' | 'TENANT_ADMIN' | 'MEMBER'; tenant: { name: string } }
+export interface Project { id: string; name: string; kind: 'NORMAL' | 'SYSTEM'; myRole: 'ADMIN' | 'MEMBER' | null; createdAt: string }
+
+export interface VanceDocument {
+  layer: Layer;
+  project: string | null;
+  path: string;
+  content: string;
+  version: number;
+  size: number;
+  updatedAt: string | null;
+  updatedBy: string | null;
+  diagnostics: Diagnostic[];
+}
+export interface DocumentRow extends Omit<VanceDocument, 'content' | 'diagnostics'> { id: string }
+export interface EffectiveDocument { document: VanceDocument; source: Layer; shadowed: Layer[] }
+export interface DocumentRevision { version: number; content: string | null; deleted: boolean; createdAt: string; author: string | null }
+
+export interface SkillTrigger { type: string; pattern: string | null; keywords: string[] | null; minMatch: number | null }
+export interface Skill {
+  id: string;
+  name: string;
+  path: string;
+  source: Layer;
+  shadowed: Layer[];
+  documentVersion: number;
+  status: 'AVAILABLE' | 'DISABLED' | 'INVALID';
+  title: string | null;
+  description: string | null;
+  tags: string[];
+  tools: string[];
+  lifecycle: string | null;
+  triggers: SkillTrigger[];
+  argumentsMode: string;
+  run: { target: string; recipe: string | null } | null;
+  modelInvocable: boolean;
+  userInvocable: boolean;
+  diagnostics: Diagnostic[];
+}
+export interface SkillVerdict { skill: string; on: boolean; reason: string; when: string | null; source: Layer | null }
+
+export interface RecipeSummary { id: string; name: string; description: string; engine: string; tags: string[]; locked: boolean; source: string }
+export interface Recipe {
+  id: string;
+  name: string;
+  path: string;
+  source: Layer;
+  shadowed: Layer[];
+  valid: boolean;
+  diagnostics: Diagnostic[];
+  description: string | null;
+  engine: string | null;
+  title: string | null;
+  category: string | null;
+  locked: boolean;
+  listed: boolean;
+  defaultActiveSkills: string[];
+  allowedSkills: string[] | null;
+  profiles: { name: string }[];
+}
+export interface ListedRecipes {
+  categories: { id: string; title: Record<string, string> | null }[];
+  recipes: { name: string; title: string | null; description: string; category: string | null }[];
+  warnings: Diagnostic[];
+}
+export interface ResolvedRecipe {
+  kind: string;
+  recipe: { name: string; source: Layer; reason: string } | null;
+  engine: string;
+  params: Record<string, unknown>;
+  overriddenKeys: string[];
+  profile: { profile: string | null; match: string; block: string | null };
+  promptMode: string;
+  promptTemplate: string | null;
+  profileAppendTemplate: string | null;
+  systemPromptPreview: string | null;
+  tools: { unrestricted: boolean; allowed: string[]; primary: string[]; deferred: string[]; removed: string[]; unresolved: string[] };
+  allowedSkills: string[] | null;
+  defaultActiveSkills: string[];
+  locked: boolean;
+  model: { provider: string; model: string; tier: string; chain: string[] } | null;
+  warnings: Diagnostic[];
+}
+
+export interface ActiveSkill { name: string; source: Layer; oneShot: boolean; fromRecipe: boolean; activatedAt: string; args: string | null; reason: string }
+export interface PendingMessage { id: string; sender: string; senderName: string; content: string; createdAt: string }
+export interface Process {
+  id: string;
+  name: string;
+  project: string;
+  session: { id: string; name: string };
+  status: string;
+  engine: string;
+  recipe: string | null;
+  recipeSource: Layer | null;
+  activeSkills: ActiveSkill[];
+  allowedSkills: string[] | null;
+  locked: boolean;
+  pending: PendingMessage[];
+  turnRequestedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface Turn { id: string; status: string; engine: string; finishReason: string | null; errorMessage: string | null; startedAt: string; finishedAt: string | null }
+export interface ChatLogMessage { id: string; role: string; senderName: string | null; content: string; turnId: string | null; createdAt: string }
+export interface TurnEvent { id: string; processId: string; turnId: string; type: string; payload: Record<string, unknown>; at: string }
+
+export interface Setting { id: string; key: string; value: string | null; secret: boolean; hasValue: boolean; source: string | null; updatedAt: string | null }

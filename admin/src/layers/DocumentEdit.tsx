@@ -1,0 +1,133 @@
+/**
+ * One document of one layer in the code editor. Save writes it with its version (a stale version is
+ * a CONFLICT); the server's diagnostics appear at their lines. History restores an old version by
+ * writing it again; Delete removes this layer's copy, after which the outer copy (if any) shows.
+ */
+import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Title, useDataProvider, useNotify } from 'react-admin';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { parseDocumentId, type VanceDataProvider } from '../api/dataProvider';
+import { diagnosticsOf, messageOf } from '../api/graphql';
+import { WRITABLE_LAYERS, type Diagnostic, type Layer } from '../api/types';
+import { CodeEditor, DiagnosticList } from '../common/CodeEditor';
+import { LayerChip, ShadowedChips } from '../common/Chips';
+import { useAsync } from '../common/useAsync';
+import { editPath } from './LayerList';
+
+export function DocumentEdit() {
+  const { id = '' } = useParams();
+  const { layer, path } = parseDocumentId(decodeURIComponent(id));
+  const dp = useDataProvider<VanceDataProvider>();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const loaded = useAsync(async (p) => ({ doc: await p.document(layer, path), effective: await p.effectiveDocument(path) }), [layer, path]);
+  const history = useAsync((p) => (layer === 'RESOURCE' ? Promise.resolve([]) : p.documentHistory(layer, path)), [layer, path]);
+  const [content, setContent] = useState('');
+  const [diagnostics, setDiagnostics] = useState<Diagnostic[]>([]);
+  const [saving, setSaving] = useState(false);
+  const doc = loaded.data?.doc ?? null;
+  const effective = loaded.data?.effective ?? null;
+  const readOnly = layer === 'RESOURCE';
+
+  useEffect(() => {
+    if (loaded.data) {
+      setContent(loaded.data.doc?.content ?? '');
+      setDiagnostics(loaded.data.doc?.diagnostics ?? []);
+    }
+  }, [loaded.data]);
+
+  const reload = () => { loaded.reload(); history.reload(); };
+  const save = async (text: string, expectedVersion: number | undefined) => {
+    setSaving(true);
+    try {
+      const saved = await dp.putDocument(layer, path, text, expectedVersion);
+      setDiagnostics(saved.diagnostics);
+      notify(`Saved ${path} (version ${saved.version})`, { type: 'success' });
+      reload();
+    } catch (err) {
+      const found = diagnosticsOf(err);
+      setDiagnostics(found);
+      notify(found.length ? `Not saved: ${found.length} problem(s) in the document` : messageOf(err), { type: 'error' });
+    } finally {
+      setSaving(false);
+    }
+  };
+  const remove = async () => {
+    try {
+      await dp.deleteDocument(layer, path);
+      notify(`Deleted the ${layer} copy of ${path}`, { type: 'info' });
+      reload();
+    } catch (err) {
+      notify(messageOf(err), { type: 'error' });
+    }
+  };
+  const copyTo = async (target: Layer) => {
+    try {
+      const existing = await dp.document(target, path);
+      await dp.putDocument(target, path, content, existing?.version ?? 0);
+      navigate(editPath(target, path));
+    } catch (err) {
+      notify(messageOf(err), { type: 'error' });
+    }
+  };
+
+  return (
+    <Box sx={{ p: 2 }}>
+      <Title title={path} />
+      <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: 'center' }}>
+        <Link to={`/documents?layer=${layer}`}>← {layer}</Link>
+        <Typography variant="h6" sx={{ fontFamily: 'monospace' }}>{path}</Typography>
+        <LayerChip layer={layer} />
+        {doc ? <Typography variant="body2">version {doc.version}</Typography> : <Typography variant="body2" color="text.secondary">not in this layer yet</Typography>}
+      </Stack>
+      {effective ? (
+        <Alert severity={effective.source === layer ? 'success' : 'info'} sx={{ mb: 1 }} data-testid="effective-source">
+          Effective copy: <b>{effective.source}</b>
+          {effective.source === layer ? ' (this one)' : <> — <Link to={editPath(effective.source, path)}>open it</Link></>}
+          {effective.shadowed.length ? <> · shadows {effective.shadowed.join(', ')}</> : null}
+        </Alert>
+      ) : null}
+      {!doc && effective && effective.source !== layer ? (
+        <Alert severity="info" sx={{ mb: 1 }}>This layer has no copy; the editor starts from nothing. Showing the outer copy below is one click away: <Button size="small" onClick={() => setContent(effective.document.content)}>start from the {effective.source} copy</Button></Alert>
+      ) : null}
+      <CodeEditor path={path} value={content} onChange={setContent} readOnly={readOnly} diagnostics={diagnostics} />
+      <DiagnosticList diagnostics={diagnostics} />
+      <Stack direction="row" spacing={1} sx={{ my: 1 }}>
+        {!readOnly && <Button variant="contained" disabled={saving} onClick={() => void save(content, doc?.version ?? 0)} data-testid="save-document">Save</Button>}
+        {!readOnly && doc && <Button color="error" onClick={() => void remove()} data-testid="delete-document">Delete this copy</Button>}
+        {WRITABLE_LAYERS.filter((l) => l !== layer).map((l) => (
+          <Button key={l} variant="outlined" onClick={() => void copyTo(l)} data-testid={`copy-to-${l}`}>Copy to {l}</Button>
+        ))}
+      </Stack>
+      {effective ? <Box sx={{ mb: 1 }}><ShadowedChips layers={effective.shadowed} /></Box> : null}
+      {!readOnly && (
+        <Card variant="outlined" sx={{ mt: 2 }}>
+          <CardContent>
+            <Typography variant="subtitle1">History</Typography>
+            <Table size="small" data-testid="history">
+              <TableHead><TableRow><TableCell>Version</TableCell><TableCell>When</TableCell><TableCell>Author</TableCell><TableCell /></TableRow></TableHead>
+              <TableBody>
+                {(history.data ?? []).map((r) => (
+                  <TableRow key={r.version}>
+                    <TableCell>{r.version}{r.deleted ? ' (deleted)' : ''}</TableCell>
+                    <TableCell>{new Date(r.createdAt).toLocaleString()}</TableCell>
+                    <TableCell>{r.author ?? '—'}</TableCell>
+                    <TableCell>
+                      {r.content !== null && (
+                        <>
+                          <Button size="small" onClick={() => setContent(r.content ?? '')}>Load</Button>
+                          <Button size="small" onClick={() => void save(r.content ?? '', doc?.version ?? 0)} data-testid={`restore-${r.version}`}>Restore</Button>
+                        </>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </CardContent>
+        </Card>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { AppBar, Layout as RaLayout, Menu, TitlePortal } from 'react-admin';
+import { ProjectSwitcher } from './ProjectSwitcher';
+
+const VanceAppBar = () => (
+  <AppBar>
+    <TitlePortal />
+    <span style={{ flex: 1 }} />
+    <ProjectSwitcher />
+  </AppBar>
+);
+
+const VanceMenu = () => (
+  <Menu>
+    <Menu.ResourceItems />
+    <Menu.Item to="/trigger-bench" primaryText="Trigger bench" />
+    <Menu.Item to="/settings" primaryText="Settings" />
+  </Menu>
+);
+
+export const Layout = ({ children }: { children: ReactNode }) => (
+  <RaLayout appBar={VanceAppBar} menu={VanceMenu}>{children}</RaLayout>
+);

@@ -1,0 +1,17 @@
+/**
+ * Activation (issue 8, seed 003): per-turn verdicts for every candidate skill, the budgeted skill
+ * catalog of `open_skill`, and the context budget that never drops the skills section. Pure functions;
+ * matching itself is processes/triggers (one TriggerIndex for auto-triggers and `mentioned` skills).
+ */
+export { estimateTokens, estimateJsonTokens } from './tokens';
+export { skillVerdicts, type ActivationState, type SkillVerdict, type VerdictCandidate } from './skill-verdicts';
+export {
+  budgetCatalog,
+  shorten,
+  type BudgetedCatalog,
+  type CatalogBudgetInput,
+  type CatalogCut,
+  type CatalogCutKind,
+  type CatalogEntry,
+} from './skill-catalog-budget';
+export { fitContext, type ContextBudgetInput, type FittedContext, type HistoryMessage, type TokenSource, type TokenSplit } from './context-budget';

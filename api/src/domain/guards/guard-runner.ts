@@ -1,0 +1,150 @@
+/**
+ * Runs a process's completion guards at one point of a turn (seed 004 §6d, seed 000 §2a, issue 6). A
+ * guard is JavaScript in the sandbox (FUNCTION_BODY: top-level `return` allowed) with
+ * `vance.params`, `vance.guard.{task, output, point, round, continueWith}`, `vance.llm.callForJson`,
+ * `vance.log`, `vance.context()`, and with `allowTools: true` also `vance.tool`. `continueWith(prompt)`
+ * asks the engine to go on with that prompt; at the yield points (stop, terminate) that uses one of the
+ * guard's rounds, capped by `maxRounds` per user turn. Fail-open: a guard that cannot be read or
+ * fails in any way is reported (GuardRan with `failed`) and the turn delivers as if it had not run.
+ */
+import type { CascadeScope } from '../cascade/scope';
+import type { Principal } from '../identity/principal';
+import type { Process } from '../processes/process';
+import { ScriptError, type BindingTree, type JsonValue, type ScriptRunner } from '../scripting/script-runner';
+import { LogLimiter } from '../scripts/log-limiter';
+import { brainBindings } from '../scripts/script-tools';
+import { scriptContext } from '../scripts/script-context';
+import type { WorkspaceBinding } from '../scripts/workspace-binding';
+import type { ToolInvocationContext } from '../tools/server-tool';
+import { activeGuards, countsRounds, runsAt, type ActiveGuard, type GuardPoint } from './active-guard';
+import type { LlmJsonCaller } from './llm-json';
+
+const MAX_PROMPT_CHARS = 20_000;
+
+export interface GuardRunnerDeps {
+  readonly runner: ScriptRunner;
+  /** The effective document at a cascade path in the process's scope (guard scripts by path). */
+  readonly documents: { lookup(scope: CascadeScope, path: string): Promise<{ readonly content: string } | null> };
+  readonly llm: LlmJsonCaller;
+  readonly workspace: WorkspaceBinding;
+  /** Wall-clock limit of one guard run (ms); it includes the judge's model call. Default 120 s. */
+  readonly timeoutMs?: number;
+  /** Limit on the guard's own running time (ms). Default: the sandbox's. */
+  readonly cpuTimeoutMs?: number;
+  readonly onError?: (error: unknown, context: string) => void;
+}
+
+export interface GuardRunInput {
+  readonly point: GuardPoint;
+  readonly process: Process;
+  readonly scope: CascadeScope;
+  readonly principal: Principal;
+  /** What the guard judges: the user's request (the turn's input) and the engine's reply. */
+  readonly task: string;
+  readonly output: string;
+  /** The running turn (for `vance.tool` with allowTools, and `vance.log`); absent outside a turn. */
+  readonly tools?: ToolInvocationContext;
+  /** GuardRan / ScriptLog turn events; a no-op outside a turn. */
+  readonly emit: (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>) => Promise<void>;
+}
+
+export interface GuardRunOutcome {
+  /** Follow-up prompts, in guard order. */
+  readonly continueWith: readonly string[];
+  /** The round counters after this point (unchanged keys kept). */
+  readonly rounds: Readonly<Record<string, number>>;
+  readonly ran: number;
+}
+
+export class GuardRunner {
+  constructor(private readonly deps: GuardRunnerDeps) {}
+
+  async run(input: GuardRunInput): Promise<GuardRunOutcome> {
+    const rounds: Record<string, number> = { ...input.process.guardRounds };
+    const prompts: string[] = [];
+    let ran = 0;
+    for (const guard of activeGuards(input.process)) {
+      if (!runsAt(guard.trigger, input.point)) continue;
+      const used = rounds[guard.key] ?? 0;
+      if (countsRounds(input.point) && used >= guard.maxRounds) {
+        await input.emit('GuardRan', { guard: guard.label, point: input.point, skipped: `Round cap reached (${used} of ${guard.maxRounds} since the last user message).` });
+        continue;
+      }
+      ran++;
+      const prompt = await this.runOne(guard, input, used);
+      if (prompt === null) continue;
+      prompts.push(prompt);
+      if (countsRounds(input.point)) rounds[guard.key] = used + 1;
+    }
+    return { continueWith: prompts, rounds, ran };
+  }
+
+  /** The guard's follow-up prompt, or null (no continueWith, or fail-open). */
+  private async runOne(guard: ActiveGuard, input: GuardRunInput, round: number): Promise<string | null> {
+    const started = Date.now();
+    let continueWith: string | null = null;
+    try {
+      const source = await this.source(guard, input.scope);
+      if (source === null) throw new GuardSourceError(`the guard script '${guard.label}' does not exist in this project`);
+      await this.deps.runner.run({
+        source, filename: guard.script.kind === 'PATH' ? guard.script.path : `${guard.label}.js`, mode: 'FUNCTION_BODY',
+        timeoutMs: this.deps.timeoutMs ?? 120_000, cpuTimeoutMs: this.deps.cpuTimeoutMs,
+        bindings: this.bindings(guard, input, round, (prompt) => {
+          continueWith ??= prompt;
+        }),
+      });
+      await input.emit('GuardRan', { guard: guard.label, point: input.point, round: round + (continueWith !== null && countsRounds(input.point) ? 1 : 0), continued: continueWith !== null, ms: Date.now() - started });
+      return continueWith;
+    } catch (error) {
+      const kind = error instanceof ScriptError ? error.kind : error instanceof GuardSourceError ? 'MISSING' : 'HOST';
+      const message = error instanceof Error ? error.message : String(error);
+      await input.emit('GuardRan', { guard: guard.label, point: input.point, failed: { kind, message }, failOpen: true, ms: Date.now() - started }).catch(() => undefined);
+      this.deps.onError?.(error, `guard '${guard.label}' of process ${input.process.id} (fail-open)`);
+      return null;
+    }
+  }
+
+  private async source(guard: ActiveGuard, scope: CascadeScope): Promise<string | null> {
+    if (guard.script.kind === 'INLINE') return guard.script.body;
+    return (await this.deps.documents.lookup(scope, guard.script.path))?.content ?? null;
+  }
+
+  private bindings(guard: ActiveGuard, input: GuardRunInput, round: number, onContinue: (prompt: string) => void): BindingTree {
+    const logs = new LogLimiter();
+    const base: Record<string, BindingTree[string]> = {
+      params: guard.params as JsonValue,
+      guard: {
+        task: input.task,
+        output: input.output,
+        point: input.point,
+        round,
+        continueWith: (prompt) => {
+          if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error('vance.guard.continueWith(prompt): prompt must be a non-empty string');
+          if (prompt.length > MAX_PROMPT_CHARS) throw new Error(`vance.guard.continueWith: the prompt may hold at most ${MAX_PROMPT_CHARS} characters`);
+          onContinue(prompt);
+          return null;
+        },
+      },
+      llm: {
+        callForJson: (recipe, instruction, data) => this.deps.llm.callForJson({
+          principal: input.principal, scope: input.scope, recipe: recipe as string, instruction: instruction as string, data,
+        }),
+      },
+      log: async (level, message) => {
+        const line = logs.admit(level, message);
+        if (line) await input.emit('ScriptLog', { source: `guard ${guard.label}`, level: line.level, message: line.message });
+        return null;
+      },
+      context: () => scriptContext(input.process, { turnId: input.tools?.turn?.turnId ?? null, guard: { label: guard.label, point: input.point, round } }),
+    };
+    // allowTools: false is the supervisor surface (no process tools); true adds vance.tool and vance.workspace.
+    if (guard.allowTools && input.tools) {
+      const brain = brainBindings(`guard ${guard.label}`, input.tools, null, { workspace: this.deps.workspace });
+      base.tool = brain.tool;
+      base.workspace = brain.workspace;
+    }
+    return base;
+  }
+}
+
+class GuardSourceError extends Error {}

@@ -1,0 +1,87 @@
+/**
+ * The warm isolates of the script sandbox. Acquisition is exclusive and never waits: when every warm
+ * isolate is busy, the run gets a fresh (cold) one. Waiting could deadlock — a host function may run
+ * another script (a nested `vance.tool` → a skill script) while its caller's isolate is blocked in
+ * applySyncPromise. After a clean run an isolate goes back to the pool while the pool is below its
+ * size; an isolate that timed out, hit its memory limit or failed otherwise is disposed, never reused.
+ */
+import ivm from 'isolated-vm';
+import { BOOTSTRAP_FILENAME, BOOTSTRAP_SOURCE } from './script-bootstrap';
+
+export interface SandboxIsolate {
+  readonly isolate: ivm.Isolate;
+  /** Compiled once per isolate, run in each fresh context (script-bootstrap.ts). */
+  readonly bootstrap: ivm.Script;
+}
+
+export class IsolatePool {
+  private readonly idle: SandboxIsolate[] = [];
+  /** Isolates the pool keeps (idle or lent out); at most `size`. */
+  private readonly kept = new Set<SandboxIsolate>();
+  /** Every isolate lent out, kept or cold, so dispose() reaches running ones too. */
+  private readonly busy = new Set<SandboxIsolate>();
+  private disposed = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly memoryLimitMb: number,
+  ) {}
+
+  /** How many isolates the pool keeps warm right now (never more than its size). */
+  get warmCount(): number {
+    return this.kept.size;
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  acquire(): SandboxIsolate {
+    if (this.disposed) throw new Error('the script sandbox is disposed');
+    let entry = this.idle.pop();
+    while (entry?.isolate.isDisposed) {
+      this.kept.delete(entry);
+      entry = this.idle.pop();
+    }
+    entry ??= this.create();
+    this.busy.add(entry);
+    return entry;
+  }
+
+  /** `reusable`: the run ended normally, so the isolate holds nothing but garbage of a dead context. */
+  release(entry: SandboxIsolate, reusable: boolean): void {
+    this.busy.delete(entry);
+    const keep = reusable && !this.disposed && !entry.isolate.isDisposed && (this.kept.has(entry) || this.kept.size < this.size);
+    if (keep) {
+      this.kept.add(entry);
+      this.idle.push(entry);
+      return;
+    }
+    this.kept.delete(entry);
+    destroy(entry);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const entry of [...this.idle, ...this.busy]) destroy(entry);
+    this.idle.length = 0;
+    this.kept.clear();
+    this.busy.clear();
+  }
+
+  private create(): SandboxIsolate {
+    const isolate = new ivm.Isolate({ memoryLimit: this.memoryLimitMb });
+    try {
+      return { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE, { filename: BOOTSTRAP_FILENAME }) };
+    } catch (error) {
+      isolate.dispose();
+      throw error;
+    }
+  }
+}
+
+function destroy(entry: SandboxIsolate): void {
+  if (entry.isolate.isDisposed) return;
+  entry.bootstrap.release();
+  entry.isolate.dispose();
+}

@@ -1,0 +1,172 @@
+/**
+ * The ScriptRunner adapter (seed 000 §13, DESIGN §6): untrusted skill scripts and guards run in
+ * isolated-vm, one fresh context per run on a pool of warm isolates (script-pool.ts), with only the
+ * `vance.*` bindings of the request (script-bindings.ts) and `args`. The guest-side driver is
+ * script-bootstrap.ts; script-outcome.ts turns replies and rejections into values or ScriptErrors.
+ *
+ * The user's code is run by the driver through an indirect eval in the fresh context, so EXPRESSION
+ * gets eval's completion value, a top-level `return` is a guest SyntaxError, and the driver's own
+ * try/catch sees every exception (the message is read in the guest, never from a guest object on
+ * the host). The whole run is ONE async call (`apply`): applySyncPromise in a host function needs the
+ * guest to have been entered asynchronously, or the host event loop would be blocked and deadlock.
+ *
+ * Time: isolated-vm's `timeout` does not count the time the guest spends blocked in
+ * applySyncPromise (measured: a 500 ms host call under a 200 ms timeout completes), so a host-side
+ * wall-clock timer disposes the isolate when the port's limit (wall clock) is reached.
+ */
+import ivm from 'isolated-vm';
+import { ScriptError, type ScriptRunner, type ScriptRunRequest, type ScriptRunResult } from '../domain/scripting/script-runner';
+import type { GuestSetup } from './script-bootstrap';
+import { HostCalls, splitBindings } from './script-bindings';
+import { hostErrorMessage, jsonDepthExceeds, MAX_MESSAGE_CHARS } from './script-json';
+import { decodeReply, rejection, syntaxLine, type OutcomeContext } from './script-outcome';
+import { IsolatePool, type SandboxIsolate } from './script-pool';
+
+export interface ScriptSandboxOptions {
+  /** Warm isolates kept between runs. */
+  readonly poolSize?: number;
+  readonly memoryLimitMb?: number;
+  readonly defaultTimeoutMs?: number;
+  /** JSON length of a result. */
+  readonly maxResultChars?: number;
+  /** Nesting of arrays/objects in args, results and host-call arguments/results. */
+  readonly maxDepth?: number;
+  /** JSON length of the arguments (and of the result) of one host-function call, and of `args`. */
+  readonly maxHostArgChars?: number;
+}
+
+type Limits = Required<ScriptSandboxOptions>;
+
+const DEFAULTS: Limits = {
+  poolSize: 2,
+  memoryLimitMb: 32,
+  defaultTimeoutMs: 1000,
+  maxResultChars: 1_000_000,
+  maxDepth: 64,
+  maxHostArgChars: 1_000_000,
+};
+
+type Start = (host: ivm.Reference<HostCalls['dispatch']>, setupJson: string, code: string) => string;
+
+export class ScriptSandbox implements ScriptRunner {
+  private readonly limits: Limits;
+  private readonly pool: IsolatePool;
+
+  constructor(options: ScriptSandboxOptions = {}) {
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    this.limits = Object.freeze({ ...DEFAULTS, ...given });
+    this.pool = new IsolatePool(this.limits.poolSize, this.limits.memoryLimitMb);
+  }
+
+  /** Isolates kept warm right now (≤ poolSize); for tests and metrics. */
+  get warmIsolates(): number {
+    return this.pool.warmCount;
+  }
+
+  async run(request: ScriptRunRequest): Promise<ScriptRunResult> {
+    const started = performance.now();
+    const timeoutMs = request.timeoutMs ?? this.limits.defaultTimeoutMs;
+    const sourceUrl = request.filename.replace(/[^\w./@+-]/g, '_') || 'script.js';
+    if (this.pool.isDisposed) throw new ScriptError('HOST', `${request.filename}: the script sandbox is disposed`);
+    const split = hostStep(request.filename, 'the bindings are not plain JSON and functions', () => splitBindings(request.bindings));
+    const calls = new HostCalls(split, this.limits);
+    const setupJson = hostStep(request.filename, 'args or bindings are not JSON', () => this.setup(request, split));
+    // The suffix line keeps the guest's line numbers; a trailing `//` comment in the source ends at it.
+    const code = request.mode === 'FUNCTION_BODY'
+      ? `(function () {${request.source}\n})\n//# sourceURL=${sourceUrl}`
+      : `${request.source}\n//# sourceURL=${sourceUrl}`;
+    const ctx = (): OutcomeContext => ({
+      filename: request.filename, sourceUrl, timeoutMs, cpuTimeoutMs: Math.min(request.cpuTimeoutMs ?? timeoutMs, timeoutMs), memoryLimitMb: this.limits.memoryLimitMb,
+      maxResultChars: this.limits.maxResultChars, maxDepth: this.limits.maxDepth, lastHostFailure: calls.lastFailure,
+    });
+    const entry = hostStep(request.filename, 'no isolate could be created', () => this.pool.acquire());
+    let reusable = false;
+    try {
+      const reply = await this.execute(entry, calls, setupJson, code, timeoutMs, request.cpuTimeoutMs ?? timeoutMs, ctx);
+      reusable = true;
+      const value = decodeReply(reply, ctx());
+      if (value instanceof ScriptError) throw await this.withSyntaxLine(value, entry, code, sourceUrl);
+      return { value, durationMs: performance.now() - started };
+    } finally {
+      this.pool.release(entry, reusable);
+    }
+  }
+
+  dispose(): void {
+    this.pool.dispose();
+  }
+
+  private setup(request: ScriptRunRequest, split: ReturnType<typeof splitBindings>): string {
+    const argsJson = JSON.stringify(request.args ?? null);
+    const { maxHostArgChars, maxDepth } = this.limits;
+    if (argsJson.length > maxHostArgChars || jsonDepthExceeds(argsJson, maxDepth)) {
+      throw new ScriptError('OUTPUT', `${request.filename}: args exceed ${maxHostArgChars} characters of JSON or ${maxDepth} levels of nesting`);
+    }
+    const setup: GuestSetup = {
+      args: request.args ?? null,
+      values: split.values,
+      functions: split.functions,
+      functionBody: request.mode === 'FUNCTION_BODY',
+      maxResultChars: this.limits.maxResultChars,
+      maxHostArgChars,
+      maxMessageChars: MAX_MESSAGE_CHARS,
+    };
+    return JSON.stringify(setup);
+  }
+
+  /** One async call into a fresh context under both time limits; rejects only with ScriptError. */
+  private async execute(entry: SandboxIsolate, calls: HostCalls, setupJson: string, code: string, timeoutMs: number, cpuTimeoutMs: number, ctx: () => OutcomeContext): Promise<string> {
+    const { isolate } = entry;
+    const host = new ivm.Reference(calls.dispatch);
+    let context: ivm.Context | undefined;
+    let start: ivm.Reference<Start> | undefined;
+    let timedOut = false;
+    const guard = setTimeout(() => {
+      timedOut = true;
+      if (!isolate.isDisposed) isolate.dispose();
+    }, timeoutMs);
+    try {
+      // Sync on purpose: no user code runs in these two steps, and they are cheaper than a thread hop.
+      context = isolate.createContextSync();
+      start = entry.bootstrap.runSync(context, { reference: true }) as ivm.Reference<Start>;
+      const reply: unknown = await start.apply(undefined, [host, setupJson, code], { timeout: Math.min(cpuTimeoutMs, timeoutMs) });
+      if (isolate.isDisposed) throw new Error('Isolate was disposed during execution');
+      return reply as string;
+    } catch (error) {
+      throw rejection(error, { timedOut, isolateDisposed: isolate.isDisposed, sandboxDisposed: this.pool.isDisposed }, ctx());
+    } finally {
+      clearTimeout(guard);
+      host.release();
+      if (!isolate.isDisposed) {
+        start?.release();
+        context?.release();
+      }
+    }
+  }
+
+  /**
+   * An eval'd SyntaxError carries no location; compiling the same code once more (error path only)
+   * gives isolated-vm's `[file:line:col]`.
+   */
+  private async withSyntaxLine(error: ScriptError, entry: SandboxIsolate, code: string, sourceUrl: string): Promise<ScriptError> {
+    if (error.kind !== 'GUEST' || error.line !== null || !error.message.startsWith('SyntaxError')) return error;
+    try {
+      (await entry.isolate.compileScript(code, { filename: sourceUrl })).release();
+      return error;
+    } catch (compileError) {
+      const line = compileError instanceof Error ? syntaxLine(compileError.message, sourceUrl) : null;
+      if (line === null) return error;
+      return new ScriptError('GUEST', error.message.replace(/ \(([^()]*)\)$/, ` ($1:${line})`), line);
+    }
+  }
+}
+
+/** A host-side step before the guest runs; its failure (a host bug, no memory) is a HOST ScriptError. */
+function hostStep<T>(filename: string, what: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof ScriptError) throw error;
+    throw new ScriptError('HOST', `${filename}: ${what}: ${hostErrorMessage(error)}`);
+  }
+}

@@ -1,0 +1,406 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import pino from 'pino';
+import { testDatabases } from '../support/databases';
+import type { Database } from '../../api/src/persistence';
+import { startVance, type RunningVance } from '../../api/src/app';
+import { loadConfig } from '../../api/src/config';
+import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
+import type { ServerTool } from '../../api/src/domain/tools/server-tool';
+import { OfflineProvider } from '../../api/src/llm/offline-provider';
+import { ADMIN_TOKEN, codeOf, collect, type GraphQLResult } from './harness';
+
+/**
+ * Issue 6 end to end over GraphQL: skill scripts as tools (BRAIN in isolated-vm with the vance.*
+ * bindings, FOOT routed to the client), client tools registered by a connected client and resolved
+ * by `@label`, completion guards (recipe, runtime, fail-open, round cap), and the abuse cases —
+ * each contained with a clear tool error while the server keeps serving.
+ *
+ * The model is the offline provider (`call <tool> {json}` makes a tool call), plus a judge: a call
+ * whose system prompt is the completion-guard recipe's answers `{"fire": true}` when the judged
+ * output contains "DONE".
+ */
+class TestProvider implements ModelProvider {
+  private readonly offline = new OfflineProvider();
+  judgeCalls = 0;
+  async *stream(request: ModelCallRequest): AsyncIterable<ModelStreamEvent> {
+    const system = request.messages[0]?.role === 'system' ? request.messages[0].content : '';
+    if (system.includes('strict, brief judge')) {
+      this.judgeCalls++;
+      const user = request.messages[request.messages.length - 1]!.content;
+      const data = JSON.parse(user.slice(user.indexOf('{'))) as { output: string };
+      yield { type: 'text-delta', text: JSON.stringify({ fire: data.output.includes('DONE'), reason: 'test judge' }) };
+      yield { type: 'finish', reason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } };
+      return;
+    }
+    yield* this.offline.stream(request);
+  }
+}
+
+const TOOLS: ServerTool[] = [
+  { name: 'echo_tool', labels: ['read'], description: 'Echo.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, invoke: async (a) => ({ content: `echo: ${String(a.text ?? '')}` }) },
+  { name: 'secret_tool', labels: ['read'], description: 'Secret.', parameters: { type: 'object', properties: {} }, invoke: async () => ({ content: 'the secret' }) },
+];
+
+const SCRIPTS: Record<string, string> = {
+  add: '({ sum: args.a + args.b })',
+  ws: "vance.workspace.write('notes/hello.md', 'hi ' + args.name);\n({ read: vance.workspace.read('notes/hello.md'), files: vance.workspace.list('notes/').files.map(f => f.path) })",
+  nested: "'nested says ' + vance.tool('echo_tool', { text: 'from script' })",
+  self: "vance.tool('skill_calc__self', {})",
+  escape: "const F = this.constructor.constructor; const p = F('return typeof process')(); const r = typeof require; [p, r, typeof args.constructor.constructor('return globalThis')().process].join(',')",
+  hostproc: "this.constructor.constructor('return process')().env.HOME",
+  spin: 'while (true) {}',
+  bomb: 'const a = []; while (true) a.push(new Array(1e6).fill(a.length));',
+  huge: "'x'.repeat(100 * 1024 * 1024)",
+  badpath: "vance.workspace.read('../_vance/recipes/scripted.yaml')",
+  notpool: "vance.tool('secret_tool', {})",
+  log: "vance.log('info', 'hello from the script'); vance.log('shout', 42); vance.context().skill.name + '@' + vance.context().process.name",
+  thrower: "function f() { throw new TypeError('bad input ' + args.x); }\nf()",
+  foot: 'args.x * 2',
+};
+
+const CALC_SKILL = [
+  '---',
+  'title: Calc',
+  'description: Script tools for tests',
+  'version: "1.0.0"',
+  'scripts:',
+  ...Object.keys(SCRIPTS).map((name) => [
+    `  - name: ${name}`,
+    `    target: ${name === 'foot' ? 'FOOT' : 'BRAIN'}`,
+    `    file: scripts/${name}.js`,
+    ...(name === 'add' ? ['    description: Adds two numbers.', '    params:', '      - name: a', '        type: number', '        required: true', '      - name: b', '        type: number', '        required: true'] : []),
+  ].join('\n')),
+  '---',
+  'Calculator.',
+].join('\n');
+
+interface Started {
+  vance: RunningVance;
+  provider: TestProvider;
+  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLResult<T>>;
+  ws(token?: string): Client;
+  close(): Promise<void>;
+}
+
+async function start(database: Database): Promise<Started> {
+  const config = loadConfig({
+    PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', VANCE_SCRIPT_TIMEOUT_MS: '400', VANCE_CLIENT_TOOL_TIMEOUT_MS: '1500',
+  });
+  const provider = new TestProvider();
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: provider, extraTools: TOOLS });
+  const clients: Client[] = [];
+  return {
+    vance,
+    provider,
+    gql: async (query, variables = {}, token = ADMIN_TOKEN) => {
+      const res = await fetch(vance.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+      return (await res.json()) as GraphQLResult<any>;
+    },
+    ws: (token = ADMIN_TOKEN) => {
+      const client = createClient({ url: vance.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      return client;
+    },
+    close: async () => {
+      await Promise.all(clients.map((c) => c.dispose()));
+      await vance.close();
+    },
+  };
+}
+
+const PUT = `mutation Put($layer: Layer!, $project: String, $path: String!, $content: String!) { putDocument(layer: $layer, project: $project, path: $path, content: $content) { version } }`;
+const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id name session { id } } }`;
+const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
+const ACTIVATE = `mutation A($id: ID!, $name: String!) { activateSkill(processId: $id, name: $name) { outcome } }`;
+const CLEAR = `mutation C($id: ID!, $name: String) { clearSkills(processId: $id, name: $name) { cleared } }`;
+const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { tools allowedTools } }`;
+const EVENTS = `subscription E($id: ID!, $after: ID) { turnEvents(processId: $id, afterEventId: $after) { id turnId type payload } }`;
+const CALLS = `subscription C($sessionId: ID!) { clientToolCalls(sessionId: $sessionId) { callId sessionId processId turnId kind tool arguments script { skill name source } deadline } }`;
+const REGISTER = `mutation R($sessionId: ID!, $tools: [ClientToolInput!]!) { registerClientTools(sessionId: $sessionId, tools: $tools) { sessionId tools { name labels description parameters } registeredAt } }`;
+const SUBMIT = `mutation S($sessionId: ID!, $callId: ID!, $result: JSON, $error: String) { submitClientToolResult(sessionId: $sessionId, callId: $callId, result: $result, error: $error) }`;
+const PROCESS = `query P($id: ID!) { process(id: $id) { pending { sender senderName content } guards { kind } recipeGuards guardRounds } }`;
+
+interface Ev { id: string; turnId: string; type: string; payload: any }
+
+/** Sends a message and reads the turn events until `turns` turns have finished or failed. */
+async function runTurns(s: Started, id: string, text: string, turns = 1): Promise<Ev[]> {
+  const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id, after: lastEvent.get(id) ?? null });
+  await new Promise((r) => setTimeout(r, 100));
+  const sent = await s.gql(SEND, { id, text });
+  if (sent.errors) throw new Error(JSON.stringify(sent.errors));
+  const out: Ev[] = [];
+  let ended = 0;
+  while (ended < turns) {
+    const next = await stream.next(20_000).catch((err: Error) => {
+      throw new Error(`${err.message} after ${JSON.stringify(out.map((e) => [e.type, e.type === 'GuardRan' || e.type === 'TurnFinished' || e.type === 'TurnFailed' ? e.payload : undefined]))}`);
+    });
+    const e = next.data!.turnEvents;
+    out.push(e);
+    if (e.type === 'TurnFinished' || e.type === 'TurnFailed') ended++;
+  }
+  lastEvent.set(id, out[out.length - 1]!.id);
+  return out;
+}
+const lastEvent = new Map<string, string>();
+
+const toolResult = (events: Ev[], name: string): { isError: boolean; preview: string } => {
+  const finished = events.find((e) => e.type === 'ToolCallFinished' && e.payload.name === name);
+  if (!finished) throw new Error(`no ToolCallFinished for ${name} in ${events.map((e) => e.type).join(',')}: ${events.filter((e) => e.type === "TextDelta").map((e) => e.payload.text).join("")} ${JSON.stringify(events.find((e) => e.type === "PromptComposed")?.payload.tools)} ${JSON.stringify(events.find((e) => e.type === "SkillVerdicts")?.payload)}`);
+  return finished.payload;
+};
+
+describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
+  let db: Database;
+  let s: Started;
+  let calc: string;
+  let calcSession: string;
+
+  beforeAll(async () => {
+    db = await driver.open();
+    s = await start(db);
+    await s.gql(`mutation { createProject(name: "lab") { id } }`);
+    const docs: Record<string, string> = {
+      '_vance/recipes/scripted.yaml': 'description: Scripted worker\nengine: ford\nparams:\n  validation: false\n  maxIterations: 3\nallowedToolsRemove: [secret_tool, "@files"]\nallowedToolsAdd: ["@browser"]\n',
+      '_vance/recipes/guarded.yaml': [
+        'description: Guarded worker', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - script: _vance/guards/llm-judge.js', '    params:', '      judge: "Is the work done?"', '      prompt: "Double-check it, DONE?"', '    trigger: stop', '    maxRounds: 2',
+      ].join('\n'),
+      '_vance/recipes/failing-guard.yaml': [
+        'description: A guard that throws and one that is missing', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - scriptBody: |', "      vance.log('warn', 'about to fail');", "      throw new Error('guard boom');",
+        '  - script: _vance/guards/nowhere.js',
+        '  - scriptBody: "while (true) {}"',
+      ].join('\n'),
+      '_vance/recipes/start-guard.yaml': [
+        'description: A start guard adds to the turn', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - scriptBody: |', "      if (vance.guard.point === 'start') vance.guard.continueWith('Guard note: ' + vance.params.note + ' / ' + vance.guard.task);", '    params:', '      note: be careful', '    trigger: start',
+      ].join('\n'),
+      '_vance/skills/calc/SKILL.md': CALC_SKILL,
+      ...Object.fromEntries(Object.entries(SCRIPTS).map(([name, body]) => [`_vance/skills/calc/scripts/${name}.js`, body])),
+    };
+    for (const [path, content] of Object.entries(docs)) {
+      const r = await s.gql(PUT, { layer: 'VANCE', path, content });
+      if (r.errors) throw new Error(`${path}: ${JSON.stringify(r.errors)}`);
+    }
+    const spawned = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'scripted', name: 'calc', session: 'desk' } })).data!.spawnProcess;
+    calc = spawned.id;
+    calcSession = spawned.session.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await s?.close();
+    await db?.close();
+  });
+
+  it('a script is a tool with the §13.7 schema only while its skill is active', async () => {
+    expect((await s.gql(PREVIEW, { id: calc })).data!.composeTurnPreview.tools).not.toContain('skill_calc__add');
+    expect((await s.gql(ACTIVATE, { id: calc, name: 'calc' })).errors).toBeUndefined();
+    const tools: string[] = (await s.gql(PREVIEW, { id: calc })).data!.composeTurnPreview.tools;
+    expect(tools).toEqual(expect.arrayContaining(['skill_calc__add', 'skill_calc__ws', 'skill_calc__foot']));
+    const events = await runTurns(s, calc, 'call skill_calc__add {"a": 2, "b": 3}');
+    expect(toolResult(events, 'skill_calc__add')).toMatchObject({ isError: false, preview: '{"sum":5}' });
+    const bad = await runTurns(s, calc, 'call skill_calc__add {"a": "two"}');
+    expect(toolResult(bad, 'skill_calc__add')).toMatchObject({ isError: true });
+    expect(toolResult(bad, 'skill_calc__add').preview).toMatch(/'a' must be a number.*missing required argument 'b'|missing required argument 'b'/s);
+    expect((await s.gql(CLEAR, { id: calc, name: 'calc' })).data!.clearSkills.cleared).toEqual(['calc']);
+    expect((await s.gql(PREVIEW, { id: calc })).data!.composeTurnPreview.tools).not.toContain('skill_calc__add');
+    const gone = await runTurns(s, calc, 'call skill_calc__add {"a": 1, "b": 1}');
+    expect(gone.find((e) => e.type === 'PromptComposed')!.payload.tools).not.toContain('skill_calc__add');
+    expect(gone.filter((e) => e.type === 'TextDelta').map((e) => e.payload.text).join('')).toContain('tool skill_calc__add is not offered');
+    await s.gql(ACTIVATE, { id: calc, name: 'calc' });
+  });
+
+  it('BRAIN bindings: workspace read/write/list in the project, vance.tool through the pool, context and log', async () => {
+    const ws = await runTurns(s, calc, 'call skill_calc__ws {"name": "Ada"}');
+    expect(JSON.parse(toolResult(ws, 'skill_calc__ws').preview)).toEqual({ read: 'hi Ada', files: ['notes/hello.md'] });
+    const doc = await s.gql(`query { document(layer: PROJECT, project: "lab", path: "workspace/notes/hello.md") { content } }`);
+    expect(doc.data!.document.content).toBe('hi Ada');
+
+    const nested = await runTurns(s, calc, 'call skill_calc__nested {}');
+    expect(toolResult(nested, 'skill_calc__nested')).toMatchObject({ isError: false, preview: 'nested says echo: from script' });
+
+    const logged = await runTurns(s, calc, 'call skill_calc__log {}');
+    expect(toolResult(logged, 'skill_calc__log')).toMatchObject({ isError: false, preview: 'calc@calc' });
+    const lines = logged.filter((e) => e.type === 'ScriptLog').map((e) => e.payload);
+    expect(lines).toEqual([
+      { source: 'skill_calc__log', level: 'info', message: 'hello from the script' },
+      { source: 'skill_calc__log', level: 'info', message: '42' },
+    ]);
+  });
+
+  it('abuse is contained with a clear tool error and the server keeps serving', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['self', /nested tool calls are limited to depth 3/],
+      ['notpool', /Tool 'secret_tool' is not allowed in this turn/],
+      ['badpath', /'\.\.' is not allowed/],
+      ['hostproc', /failed \(GUEST, line 1\): ReferenceError: process is not defined/],
+      ['spin', /failed \(TIMEOUT/],
+      ['bomb', /failed \(MEMORY/],
+      ['huge', /failed \((OUTPUT|MEMORY)/],
+      ['thrower', /failed \(GUEST, line 1\).*TypeError: bad input 7/],
+    ];
+    for (const [script, expected] of cases) {
+      const events = await runTurns(s, calc, `call skill_calc__${script} {"x": 7}`);
+      const result = toolResult(events, `skill_calc__${script}`);
+      expect(result.isError, script).toBe(true);
+      expect(result.preview, script).toMatch(expected);
+      expect(events[events.length - 1]!.type, script).toBe('TurnFinished');
+    }
+    // Nothing of the host was reachable: the guest's own Function sees no process and no require.
+    const escape = await runTurns(s, calc, 'call skill_calc__escape {}');
+    expect(toolResult(escape, 'skill_calc__escape')).toMatchObject({ isError: false, preview: 'undefined,undefined,undefined' });
+    // And the sandbox still works after timeouts and memory bombs.
+    const after = await runTurns(s, calc, 'call skill_calc__add {"a": 20, "b": 22}');
+    expect(toolResult(after, 'skill_calc__add')).toMatchObject({ isError: false, preview: '{"sum":42}' });
+    expect((await s.gql('{ me { login } }')).data!.me.login).toBe('admin');
+  }, 120_000);
+
+  it('client tools: registration, @label resolution per turn, a call answered over GraphQL', async () => {
+    const client = s.ws();
+    const calls = collect<{ clientToolCalls: any }>(client, CALLS, { sessionId: calcSession });
+    await new Promise((r) => setTimeout(r, 150));
+    const registered = await s.gql(REGISTER, {
+      sessionId: calcSession,
+      tools: [
+        { name: 'browser_open', description: 'Open a page', labels: ['@Browser'], parameters: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } },
+        { name: 'local_notes', labels: ['files'] },
+      ],
+    });
+    expect(registered.errors).toBeUndefined();
+    expect(registered.data!.registerClientTools.tools.map((t: any) => [t.name, t.labels])).toEqual([['browser_open', ['browser']], ['local_notes', ['files']]]);
+    const preview = (await s.gql(PREVIEW, { id: calc })).data!.composeTurnPreview;
+    // The recipe's `@browser` (add) and `@files` (remove) resolve against the client's labels.
+    expect(preview.tools).toContain('browser_open');
+    expect(preview.allowedTools).not.toContain('local_notes');
+
+    const turn = runTurns(s, calc, 'call browser_open {"url": "https://example.org"}');
+    const call = (await calls.next(10_000)).data!.clientToolCalls;
+    expect(call).toMatchObject({ sessionId: calcSession, processId: calc, kind: 'TOOL', tool: 'browser_open', arguments: { url: 'https://example.org' }, script: null });
+    const answered = await s.gql(SUBMIT, { sessionId: calcSession, callId: call.callId, result: { title: 'Example Domain' } });
+    expect(answered.data!.submitClientToolResult).toBe(true);
+    const events = await turn;
+    expect(toolResult(events, 'browser_open')).toMatchObject({ isError: false, preview: '{"title":"Example Domain"}' });
+    // A second answer to the same call is refused.
+    expect(codeOf(await s.gql(SUBMIT, { sessionId: calcSession, callId: call.callId, result: 1 }))).toBe('CONFLICT');
+
+    // A FOOT script goes to the client the same way, with its source.
+    const foot = runTurns(s, calc, 'call skill_calc__foot {"x": 21}');
+    const script = (await calls.next(10_000)).data!.clientToolCalls;
+    expect(script).toMatchObject({ kind: 'SCRIPT', tool: 'skill_calc__foot', arguments: { x: 21 }, script: { skill: 'calc', name: 'foot', source: 'args.x * 2' } });
+    await s.gql(SUBMIT, { sessionId: calcSession, callId: script.callId, result: 42 });
+    expect(toolResult(await foot, 'skill_calc__foot')).toMatchObject({ isError: false, preview: '42' });
+
+    // An error answer reaches the model as a tool error.
+    const failing = runTurns(s, calc, 'call browser_open {"url": "x"}');
+    const third = (await calls.next(10_000)).data!.clientToolCalls;
+    await s.gql(SUBMIT, { sessionId: calcSession, callId: third.callId, error: 'no browser here' });
+    expect(toolResult(await failing, 'browser_open')).toMatchObject({ isError: true, preview: "Client tool 'browser_open' failed: no browser here" });
+
+    // No answer in time: a clear tool error, the turn goes on.
+    const silent = await runTurns(s, calc, 'call browser_open {"url": "slow"}');
+    expect(toolResult(silent, 'browser_open').preview).toMatch(/did not answer 'browser_open' within 1500 ms/);
+    expect(silent[silent.length - 1]!.type).toBe('TurnFinished');
+    await calls.next(5_000); // the unanswered call was delivered
+    await client.dispose();
+  }, 60_000);
+
+  it('a FOOT result from a session that does not own the call is refused', async () => {
+    const other = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'scripted', name: 'other', session: 'second' } })).data!.spawnProcess;
+    const client = s.ws();
+    const calls = collect<{ clientToolCalls: any }>(client, CALLS, { sessionId: calcSession });
+    await new Promise((r) => setTimeout(r, 150));
+    await s.gql(REGISTER, { sessionId: calcSession, tools: [{ name: 'browser_open', labels: ['browser'] }] });
+    const turn = runTurns(s, calc, 'call browser_open {"url": "owned"}');
+    const call = (await calls.next(10_000)).data!.clientToolCalls;
+    // Same user, another session: FORBIDDEN with a code that says why.
+    const wrongSession = await s.gql(SUBMIT, { sessionId: other.session.id, callId: call.callId, result: 'hijacked' });
+    expect(codeOf(wrongSession)).toBe('FORBIDDEN');
+    expect(wrongSession.errors![0]!.extensions!.domainCode).toBe('CLIENT_TOOL_CALL_NOT_OWNED');
+    expect(wrongSession.errors![0]!.message).toMatch(/sent to another session/);
+    // Another user: the call does not exist for them.
+    const created = await s.gql(`mutation { createUser(login: "mallory") { token } }`);
+    const token = created.data!.createUser.token as string;
+    expect(codeOf(await s.gql(SUBMIT, { sessionId: calcSession, callId: call.callId, result: 'hijacked' }, token))).toBe('NOT_FOUND');
+    const theirs = collect<{ clientToolCalls: any }>(s.ws(token), CALLS, { sessionId: calcSession });
+    await theirs.done;
+    expect(JSON.stringify(theirs.error ?? theirs.events)).toContain('NOT_FOUND');
+    // The owner's answer still lands.
+    await s.gql(SUBMIT, { sessionId: calcSession, callId: call.callId, result: 'mine' });
+    expect(toolResult(await turn, 'browser_open')).toMatchObject({ isError: false, preview: 'mine' });
+    await client.dispose();
+    // With the client gone the registration ends: a call fails at once with a clear message.
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await s.gql(`query Q($id: ID!) { clientTools(sessionId: $id) { sessionId } }`, { id: calcSession })).data!.clientTools).toBeNull();
+    const gone = await runTurns(s, calc, 'call skill_calc__foot {"x": 1}');
+    expect(toolResult(gone, 'skill_calc__foot').preview).toMatch(/No client is connected to this session/);
+  }, 60_000);
+
+  it('registration refuses bad tools with the field that is wrong, and changes nothing', async () => {
+    const bad = await s.gql(REGISTER, { sessionId: calcSession, tools: [{ name: 'ok_tool' }, { name: 'skill_x__y' }] });
+    expect(codeOf(bad)).toBe('BAD_USER_INPUT');
+    expect(bad.errors![0]!.extensions!.diagnostics[0]).toMatchObject({ field: 'tools[1].name' });
+    const schema = await s.gql(REGISTER, { sessionId: calcSession, tools: [{ name: 'x', parameters: { type: 'string' } }] });
+    expect(schema.errors![0]!.extensions!.diagnostics[0]).toMatchObject({ field: 'tools[0].parameters' });
+    expect(codeOf(await s.gql(REGISTER, { sessionId: '00000000-0000-4000-8000-000000000000', tools: [] }))).toBe('NOT_FOUND');
+  });
+
+  it('a recipe guard (llm-judge.js) continues the engine up to maxRounds per user turn, then delivers', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'guarded', name: 'guarded' } })).data!.spawnProcess.id;
+    const recipeGuards = (await s.gql(PROCESS, { id })).data!.process.recipeGuards;
+    expect(recipeGuards).toEqual([{ script: { kind: 'PATH', path: '_vance/guards/llm-judge.js' }, params: { judge: 'Is the work done?', prompt: 'Double-check it, DONE?' }, trigger: 'stop', maxRounds: 2, allowTools: false }]);
+    const judged = s.provider.judgeCalls;
+    // Turn 1 replies "You said: finish it DONE" → the judge fires → follow-up (round 1) → turn 2 echoes the
+    // follow-up which contains DONE → fires again (round 2) → turn 3 → the cap holds: no judge call, delivered.
+    const events = await runTurns(s, id, 'finish it DONE', 3);
+    const ran = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
+    expect(ran.map((r) => [r.continued ?? false, r.skipped ?? null])).toEqual([[true, null], [true, null], [false, expect.stringMatching(/Round cap reached \(2 of 2/)]]);
+    expect(s.provider.judgeCalls - judged).toBe(2);
+    expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 1, 0]);
+    const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
+    expect(inputs.map((i) => i.sender)).toEqual(['USER', 'GUARD', 'GUARD']);
+    expect(inputs[1].preview).toBe('Double-check it, DONE?');
+    expect((await s.gql(PROCESS, { id })).data!.process.guardRounds).toEqual({ 'recipe:0': 2 });
+    // A new user message resets the rounds: the judge runs again (and does not fire this time).
+    const next = await runTurns(s, id, 'something else');
+    expect(next.filter((e) => e.type === 'GuardRan').map((e) => e.payload.continued)).toEqual([false]);
+    expect(s.provider.judgeCalls - judged).toBe(3);
+    expect((await s.gql(PROCESS, { id })).data!.process.guardRounds).toEqual({});
+  }, 60_000);
+
+  it('guards fail open: a throwing, a missing and a looping guard are reported and the turn delivers', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'failing-guard', name: 'failing' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hello');
+    const ran = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
+    expect(ran.map((r) => [r.failed?.kind, r.failOpen])).toEqual([['GUEST', true], ['MISSING', true], ['TIMEOUT', true]]);
+    expect(ran[0].failed.message).toMatch(/guard boom/);
+    expect(events.find((e) => e.type === 'ScriptLog')!.payload).toMatchObject({ level: 'warn', message: 'about to fail' });
+    expect(events[events.length - 1]).toMatchObject({ type: 'TurnFinished', payload: { guardFollowUps: 0 } });
+    expect(events.filter((e) => e.type === 'TextDelta').map((e) => e.payload.text).join('')).toContain('You said: hello');
+    expect((await s.gql(PROCESS, { id })).data!.process.pending).toEqual([]);
+  });
+
+  it('a start guard adds its prompt to the turn it starts', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'start-guard', name: 'starter' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'go');
+    expect(events.find((e) => e.type === 'GuardRan')!.payload).toMatchObject({ point: 'start', continued: true });
+    const messages = (await s.gql(`query M($id: ID!) { messages(processId: $id) { role senderName content } }`, { id })).data!.messages;
+    expect(messages.slice(0, 2)).toEqual([
+      { role: 'user', senderName: 'admin', content: 'go' },
+      { role: 'user', senderName: '_guard', content: 'Guard note: be careful / go' },
+    ]);
+  });
+
+  it('a runtime guard installed by a skill\'s activate: (the bundled code-guard) judges with completion-guard', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'scripted', name: 'coder' } })).data!.spawnProcess.id;
+    expect((await s.gql(ACTIVATE, { id, name: 'code-guard' })).data!.activateSkill.outcome).toBe('FIRED');
+    expect((await s.gql(PROCESS, { id })).data!.process.guards).toEqual([{ kind: 'INLINE' }]);
+    const judged = s.provider.judgeCalls;
+    const events = await runTurns(s, id, 'implemented the parser, DONE', 2);
+    expect(s.provider.judgeCalls - judged).toBeGreaterThanOrEqual(1);
+    const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
+    expect(inputs[1]).toMatchObject({ sender: 'GUARD' });
+    expect(inputs[1].preview).toMatch(/did you run the build and the tests/);
+  }, 60_000);
+});
