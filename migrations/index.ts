@@ -6,5 +6,6 @@ import { Init1764500000000 } from './1764500000000-Init';
 import { Processes1764600000000 } from './1764600000000-Processes';
 import { Turns1764700000000 } from './1764700000000-Turns';
 import { Sandbox1764800000000 } from './1764800000000-Sandbox';
+import { Activation1764900000000 } from './1764900000000-Activation';
 
-export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000, Sandbox1764800000000];
+export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000, Sandbox1764800000000, Activation1764900000000];

@@ -33,6 +33,7 @@ import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
 import type { ServerTool } from './domain/tools/server-tool';
 import { ClientToolService, type ClientToolStore } from './domain/client-tools';
+import { SkillTriggerBench } from './domain/activation';
 import { GuardRunner, RecipeLlmJsonCaller } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
 import { scriptToolsFor, workspaceBinding } from './domain/scripts';
@@ -58,6 +59,7 @@ export interface Services {
   readonly turns: TurnService;
   readonly turnRunner: TurnRunner;
   readonly clientTools: ClientToolService;
+  readonly triggerBench: SkillTriggerBench;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -166,6 +168,12 @@ export function createServices(adapters: ServiceAdapters): Services {
     clientTools,
     guards,
   });
+  const triggerBench = new SkillTriggerBench({
+    scope: (principal, project) => targets.scope(principal, project),
+    skills: (scope) => skillSets.list(scope),
+    indexes: turnCaches.indexes,
+    resolveRecipe: (principal, name, project) => recipeCatalog.resolve(principal, { name, project }),
+  });
   const turns = new TurnService({ processes, store: adapters.turnStore, runner: turnRunner, bus: adapters.bus });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => {
@@ -184,7 +192,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, triggerBench, bus: adapters.bus, dispose,
   };
 }
 

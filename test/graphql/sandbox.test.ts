@@ -177,6 +177,16 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
         'description: A start guard adds to the turn', 'engine: ford', 'params:', '  validation: false',
         'guard:', '  - scriptBody: |', "      if (vance.guard.point === 'start') vance.guard.continueWith('Guard note: ' + vance.params.note + ' / ' + vance.guard.task);", '    params:', '      note: be careful', '    trigger: start',
       ].join('\n'),
+      '_vance/recipes/term-worker.yaml': [
+        'description: A worker whose terminate guard asks for one more pass', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - scriptBody: |', "      vance.guard.continueWith('One more pass on: ' + vance.guard.task);", '    trigger: terminate', '    maxRounds: 1',
+      ].join('\n'),
+      '_vance/recipes/command-guarded.yaml': [
+        'description: A command guard', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - scriptBody: |', "      vance.guard.continueWith('Commands ran: ' + vance.guard.task);", '    trigger: command',
+      ].join('\n'),
+      '_vance/skills/delegate/SKILL.md': '---\ntitle: delegate\ndescription: Delegate to a worker\nversion: "1.0.0"\narguments: true\nrun:\n  target: spawn\n  recipe: term-worker\naction: "Work on {{ args.text }}"\n---\nDelegated.\n',
+      '_vance/skills/tidy/SKILL.md': '---\ntitle: tidy\ndescription: Clears runtime guards\nversion: "1.0.0"\nactivate:\n  - guard clear\n---\nTidy.\n',
       '_vance/skills/calc/SKILL.md': CALC_SKILL,
       ...Object.fromEntries(Object.entries(SCRIPTS).map(([name, body]) => [`_vance/skills/calc/scripts/${name}.js`, body])),
     };
@@ -402,5 +412,38 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
     expect(inputs[1]).toMatchObject({ sender: 'GUARD' });
     expect(inputs[1].preview).toMatch(/did you run the build and the tests/);
+  }, 60_000);
+
+  it('a terminate guard keeps a worker going before it reports to its parent', async () => {
+    const parent = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'scripted', name: 'boss' } })).data!.spawnProcess.id;
+    const activated = await s.gql(`mutation A($id: ID!) { activateSkill(processId: $id, name: "delegate", args: "the report") { outcome child { id } } }`, { id: parent });
+    expect(activated.data!.activateSkill.outcome).toBe('SPAWNED');
+    const child = activated.data!.activateSkill.child.id as string;
+    // The child's first turn ends → the terminate guard continues it once → its second turn reports.
+    const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: child });
+    const events: Ev[] = [];
+    while (events.filter((e) => e.type === 'TurnFinished').length < 2) events.push((await stream.next(20_000)).data!.turnEvents);
+    const guardRan = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
+    expect(guardRan.map((g) => [g.point, g.continued ?? false, g.skipped ?? null])).toEqual([
+      ['terminate', true, null], ['terminate', false, expect.stringMatching(/Round cap reached/)],
+    ]);
+    const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
+    expect(inputs[1]).toMatchObject({ sender: 'GUARD', preview: 'One more pass on: Work on the report' });
+    // Only the final pass reaches the parent's inbox.
+    await new Promise((r) => setTimeout(r, 500));
+    const messages = (await s.gql(`query M($id: ID!) { messages(processId: $id) { senderName content } }`, { id: parent })).data!.messages;
+    const reports = messages.filter((m: any) => m.content.startsWith('Result of'));
+    expect(reports).toHaveLength(1);
+    expect(reports[0].content).toContain('One more pass on: Work on the report');
+  }, 60_000);
+
+  it('a command guard runs after engine commands and queues its follow-up', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'command-guarded', name: 'commanded' } })).data!.spawnProcess.id;
+    const events = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await s.gql(ACTIVATE, { id, name: 'tidy' })).errors).toBeUndefined();
+    const first: Ev[] = [];
+    while (!first.some((e) => e.type === 'TurnFinished')) first.push((await events.next(20_000)).data!.turnEvents);
+    expect(first[0]!.payload.input[0]).toMatchObject({ sender: 'GUARD', senderName: '_guard', preview: 'Commands ran: guard clear' });
   }, 60_000);
 });

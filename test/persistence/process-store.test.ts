@@ -191,12 +191,17 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
           { kind: 'SCRIPT', path: '_vance/guards/llm-judge.js', installedBy: 'code-guard' },
           { kind: 'INLINE', body: 'return { ok: true };', installedBy: null },
         ],
+        recipeGuards: [
+          { script: { kind: 'PATH', path: '_vance/guards/llm-judge.js' }, params: { judge: 'Done?', prompt: 'Check.' }, trigger: 'both', maxRounds: 2, allowTools: true },
+          { script: { kind: 'INLINE', body: 'vance.guard.continueWith("x")' }, params: {}, trigger: 'start', maxRounds: null, allowTools: false },
+        ],
       });
       const created = await store.createProcess(fields);
       const { tenantId, projectId, sessionId, userId, name, ...rest } = fields;
       expect(created).toEqual({
         ...rest, tenantId, projectId, sessionId, userId, name,
         id: expect.any(String), status: 'IDLE', turnRequestedAt: null, createdAt: expect.any(Date), updatedAt: expect.any(Date),
+        guardRounds: {}, openSkills: [], skillUses: {},
       });
       expect(await store.findProcess(acme, created.id)).toEqual(created);
       // allowedSkillsOverride: null (no restriction) and [] (lockdown) stay apart.
@@ -412,12 +417,14 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     expect(await usersKey()).toBe(1);
-    await db.dataSource.undoLastMigration({ transaction: 'all' }); // Turns (on top of Processes)
+    // Activation, Sandbox and Turns sit on top of Processes.
+    for (let i = 0; i < 3; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual([]);
     expect(await usersKey()).toBe(0);
-    expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name)).toEqual(['Processes1764600000000', 'Turns1764700000000']);
+    expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name))
+      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000']);
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
   });
 });

@@ -63,6 +63,8 @@ interface ProcessRow {
   guards: unknown;
   recipe_guards: unknown;
   guard_rounds: unknown;
+  open_skills: unknown;
+  skill_uses: unknown;
   turn_requested_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -82,7 +84,7 @@ const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
 const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
   recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked, engine_params,
   prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
-  recipe_guards, guard_rounds, turn_requested_at, created_at, updated_at`;
+  recipe_guards, guard_rounds, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
 
 const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at';
 
@@ -281,6 +283,8 @@ async function writePatch(em: EntityManager, tenantId: string, processId: string
   if (patch.activeSkills !== undefined) set('active_skills', JSON.stringify(patch.activeSkills.map(skillRefToJson)), 'jsonb');
   if (patch.guards !== undefined) set('guards', JSON.stringify(patch.guards.map(guardToJson)), 'jsonb');
   if (patch.guardRounds !== undefined) set('guard_rounds', JSON.stringify(roundsToJson(patch.guardRounds)), 'jsonb');
+  if (patch.openSkills !== undefined) set('open_skills', JSON.stringify([...new Set(patch.openSkills)]), 'jsonb');
+  if (patch.skillUses !== undefined) set('skill_uses', JSON.stringify(roundsToJson(patch.skillUses)), 'jsonb');
   if (patch.status !== undefined) set('status', patch.status, 'text');
   if (patch.turnRequestedAt !== undefined) set('turn_requested_at', patch.turnRequestedAt, 'timestamptz');
   if (sets.length === 0) return null;
@@ -351,6 +355,8 @@ function toProcess(row: ProcessRow): Process {
     guards: array(row.guards).map(guardFromJson),
     recipeGuards: array(row.recipe_guards).flatMap(recipeGuardFromJson),
     guardRounds: roundsFromJson(row.guard_rounds),
+    openSkills: array(row.open_skills).filter((s): s is string => typeof s === 'string'),
+    skillUses: roundsFromJson(row.skill_uses),
     turnRequestedAt: row.turn_requested_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -10,7 +10,7 @@
  * `em` (PGlite has one session). Statements that must return rows are written as SELECTs over a CTE,
  * so the driver answers rows whatever the command.
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { MessageSender } from '../domain/processes/process';
 import type {
   ChatLogMessage, MessageRole, NewChatLogMessage, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
@@ -70,6 +70,18 @@ const MESSAGE_COLUMNS = 'id, process_id, seq::text AS seq, role, sender_name, co
 const EVENT_COLUMNS = 'id::text AS id, tenant_id, process_id, turn_id, type, payload, created_at';
 const DIGITS = /^\d{1,18}$/;
 
+/** A taken-back turn's input returns to the inbox at its FIFO position; its chat-log rows go. */
+async function restoreInput(em: EntityManager, tenantId: string, turnId: string, processId: string, input: TakenMessage[]): Promise<void> {
+  await em.query(
+    `INSERT INTO process_inbox (id, tenant_id, process_id, seq, sender, sender_name, content, created_at) OVERRIDING SYSTEM VALUE
+     SELECT x.id, $1, $2, x.seq, x.sender, x."senderName", x.content, x."createdAt"
+     FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, seq bigint, sender text, "senderName" text, content text, "createdAt" timestamptz)
+     ON CONFLICT (id) DO NOTHING`,
+    [tenantId, processId, JSON.stringify(input)],
+  );
+  await em.query(`DELETE FROM messages WHERE tenant_id = $1 AND turn_id = $2`, [tenantId, turnId]);
+}
+
 export class TypeOrmTurnStore implements TurnStore {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -115,25 +127,33 @@ export class TypeOrmTurnStore implements TurnStore {
     return this.dataSource.transaction(async (em) => {
       const rows: { process_id: string; input: TakenMessage[] }[] = await em.query(
         `WITH done AS (UPDATE turns SET status = $3, finish_reason = $4, usage = $5::jsonb, error_code = $6, error_message = $7,
-             finished_at = clock_timestamp()
+             finished_at = clock_timestamp(), open_skills_before = $8::jsonb
            WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' RETURNING process_id, input)
          SELECT process_id, input FROM done`,
         [tenantId, turnId, outcome.status, outcome.finishReason ?? null, outcome.usage ? JSON.stringify(outcome.usage) : null,
-          outcome.errorCode ?? null, outcome.errorMessage ?? null],
+          outcome.errorCode ?? null, outcome.errorMessage ?? null, outcome.openSkillsBefore ? JSON.stringify(outcome.openSkillsBefore) : null],
       );
       const row = rows[0];
       if (!row) return false;
-      if (outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED') {
-        await em.query(
-          `INSERT INTO process_inbox (id, tenant_id, process_id, seq, sender, sender_name, content, created_at) OVERRIDING SYSTEM VALUE
-           SELECT x.id, $1, $2, x.seq, x.sender, x."senderName", x.content, x."createdAt"
-           FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, seq bigint, sender text, "senderName" text, content text, "createdAt" timestamptz)
-           ON CONFLICT (id) DO NOTHING`,
-          [tenantId, row.process_id, JSON.stringify(row.input)],
-        );
-        await em.query(`DELETE FROM messages WHERE tenant_id = $1 AND turn_id = $2`, [tenantId, turnId]);
-      }
+      if (outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED') await restoreInput(em, tenantId, turnId, row.process_id, row.input);
       return true;
+    });
+  }
+
+  async regenerate(tenantId: string, turnId: string): Promise<{ openSkillsBefore: readonly string[] | null } | null> {
+    if (!isUuid(tenantId) || !isUuid(turnId)) return null;
+    return this.dataSource.transaction(async (em) => {
+      const rows: { process_id: string; input: TakenMessage[]; open_skills_before: unknown }[] = await em.query(
+        `WITH done AS (UPDATE turns SET status = 'REGENERATED' WHERE tenant_id = $1 AND id = $2 AND status = 'FINISHED'
+           RETURNING process_id, input, open_skills_before)
+         SELECT process_id, input, open_skills_before FROM done`,
+        [tenantId, turnId],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      await restoreInput(em, tenantId, turnId, row.process_id, row.input);
+      const before = Array.isArray(row.open_skills_before) ? row.open_skills_before.filter((s): s is string => typeof s === 'string') : null;
+      return { openSkillsBefore: before };
     });
   }
 

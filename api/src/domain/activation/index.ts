@@ -15,3 +15,5 @@ export {
   type CatalogEntry,
 } from './skill-catalog-budget';
 export { fitContext, type ContextBudgetInput, type FittedContext, type HistoryMessage, type TokenSource, type TokenSplit } from './context-budget';
+export { skillPickerTools, PendingOpenSkills, OPEN_SKILL_TOOL, CLOSE_SKILL_TOOL, type PickerToolsInput } from './skill-picker-tools';
+export { SkillTriggerBench, MAX_BENCH_MESSAGES, type SkillTriggerBenchDeps } from './skill-trigger-bench';

@@ -1,12 +1,14 @@
 import type { ActiveSkillRef, MessageSender, PendingMessage, Process, ProcessStatus, RuntimeGuard, Session } from './process';
 
-export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'guardRounds'>;
+export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'guardRounds' | 'openSkills' | 'skillUses'>;
 
 /** The fields a lane mutation may change, atomically with a row lock on the process. */
 export interface ProcessPatch {
   readonly activeSkills?: readonly ActiveSkillRef[];
   readonly guards?: readonly RuntimeGuard[];
   readonly guardRounds?: Readonly<Record<string, number>>;
+  readonly openSkills?: readonly string[];
+  readonly skillUses?: Readonly<Record<string, number>>;
   readonly status?: ProcessStatus;
   readonly turnRequestedAt?: Date | null;
 }

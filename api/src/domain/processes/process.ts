@@ -77,6 +77,10 @@ export interface Process {
   readonly recipeGuards: readonly RecipeGuard[];
   /** Guard rounds used since the last user turn, by guard key (guards/guard-key.ts); reset by a user message. */
   readonly guardRounds: Readonly<Record<string, number>>;
+  /** The `picked` skills the model has open (issue 8, seed 003), committed when a turn finishes. */
+  readonly openSkills: readonly string[];
+  /** How often the model opened each skill here (the budgeted catalog shrinks the least-used first). */
+  readonly skillUses: Readonly<Record<string, number>>;
   /** Set when a turn has been requested and not yet run (turns come with the next issue). */
   readonly turnRequestedAt: Date | null;
   readonly createdAt: Date;

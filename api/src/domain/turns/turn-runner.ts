@@ -28,6 +28,9 @@ import type { ClientCallOutcome, NewClientToolCall } from '../client-tools';
 import type { GuardPoint, GuardRunner } from '../guards';
 import type { AvailableSkill } from '../skills/skill-resolver';
 import type { TakenMessage } from './turn';
+import { budgetCatalog, fitContext, PendingOpenSkills, skillPickerTools, type BudgetedCatalog, type FittedContext, type SkillVerdict } from '../activation';
+import { newestFirst } from '../processes/triggers/trigger-match';
+import { composeSkillsSection } from '../processes/turn-preparation/skills-section';
 import { toChatMessages } from './history';
 import { callWithDeadline } from './model-call';
 import type { Turn } from './turn';
@@ -87,9 +90,26 @@ export interface TurnComposition {
   readonly composedSkills: readonly string[];
   readonly warnings: readonly { skill: string; message: string }[];
   readonly scope: CascadeScope;
-  /** This turn's own tools: the composed skills' scripts and the session's client tools. */
+  /** This turn's own tools: the composed skills' scripts, the session's client tools, open_skill/close_skill. */
   readonly turnTools: ToolRegistry;
+  /** Every candidate skill's verdict (issue 8). */
+  readonly verdicts: readonly SkillVerdict[];
+  /** The open `picked` skills of the reply being written (committed when the turn finishes). */
+  readonly openSkills: PendingOpenSkills;
+  /** open_skill's catalog, when picked skills exist: what the budget cut. */
+  readonly catalog: BudgetedCatalog | null;
+  /** The token split of the context window and which history messages give way. */
+  readonly budget: FittedContext;
+  readonly contextWindow: number;
 }
+
+/** Messages a verdict may look back on (the largest useful scanDepth). */
+const MAX_SCAN_DEPTH = 64;
+const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** The share of the context window open_skill's catalog may take (params.skillCatalogShare). */
+const DEFAULT_CATALOG_SHARE = 0.05;
+/** At most this many verdicts ride on a SkillVerdicts event (composeTurnPreview has all). */
+const MAX_EVENT_VERDICTS = 500;
 
 /**
  * The turn runner (DESIGN §1, issue 5). A turn runs on the process lane after something scheduled
@@ -155,9 +175,10 @@ export class TurnRunner {
     for (const { tenantId, processId } of await store.listRequestedTurns()) void this.schedule(tenantId, processId);
   }
 
-  /** What the model would see next, without calling it. */
-  preview(process: Process): Promise<TurnComposition> {
-    return this.compose(process, this.engineOf(process));
+  /** What the model would see next, without calling it (the inbox counts as the next messages). */
+  async preview(process: Process): Promise<TurnComposition> {
+    const pending = await this.deps.processes.deps.store.listPending(process.tenantId, process.id);
+    return this.compose(process, this.engineOf(process), pending.map((m) => m.content));
   }
 
   private engineOf(process: Process): Engine {
@@ -196,10 +217,20 @@ export class TurnRunner {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
+        tokens: composition.budget.split, budget: composition.budget.summary, droppedHistory: composition.budget.dropped.length,
+        catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
       });
       const result = await this.runEngine(running, turn, engine, composition, sink, text, principal);
       await text.flush();
-      await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage });
+      await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage, openSkillsBefore: running.openSkills });
+      // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
+      const picks = composition.openSkills;
+      if (picks.changed) {
+        await processes.deps.store.update(tenantId, processId, (p) => ({
+          openSkills: [...picks.open],
+          skillUses: picks.opened.reduce((uses, name) => ({ ...uses, [name]: (uses[name] ?? 0) + 1 }), { ...p.skillUses } as Record<string, number>),
+        }));
+      }
       // One-shot clean-up before TurnFinished: a client seeing TurnFinished sees the cleared skills.
       let current = (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
       await this.deps.activation.afterTurn(current).catch((err: unknown) => this.deps.onError?.(err, `one-shot clean-up of ${processId}`));
@@ -211,7 +242,10 @@ export class TurnRunner {
         const queued = await processes.queue(current, follow.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content })), 'A completion guard asked to continue.');
         current = queued.process;
       }
-      await sink.emit('TurnFinished', { finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length });
+      await sink.emit('TurnFinished', {
+        finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length,
+        openSkills: { open: [...picks.open], opened: picks.opened, closed: picks.closed },
+      });
       // A worker that a guard keeps going reports when it really stops.
       return follow.length > 0 ? null : { process: current, result };
     } catch (err) {
@@ -228,7 +262,8 @@ export class TurnRunner {
   private async runEngine(process: Process, turn: Turn, engine: Engine, composition: TurnComposition, sink: TurnEventSink, text: TextBatcher, principal: Principal): Promise<TurnResult> {
     const { store, provider } = this.deps;
     const params = process.engineParams;
-    const history = toChatMessages(await store.listMessages(process.tenantId, process.id));
+    // The context budget (issue 8): history gives way, oldest first; the skills section never does.
+    const history = fitHistory(composition, toChatMessages(await store.listMessages(process.tenantId, process.id))).history;
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
     const { sampling } = resolveSampling({ params });
     const allowed = new Set(composition.pool.allowed);
@@ -310,8 +345,11 @@ export class TurnRunner {
     return [...outcome.continueWith];
   }
 
-  private async compose(process: Process, engine: Engine): Promise<TurnComposition> {
+  private async compose(process: Process, engine: Engine, upcoming: readonly string[] = []): Promise<TurnComposition> {
     const { processes, templates, skills } = this.deps;
+    const messages = await this.deps.store.listMessages(process.tenantId, process.id);
+    const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
+    const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);
     const params = process.engineParams;
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
     const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
@@ -346,7 +384,10 @@ export class TurnRunner {
       },
       indexKey: `${scope.tenantId}/${scope.projectId ?? ''}/${scope.userProjectId}`,
       ...(this.deps.turnCaches ? { caches: this.deps.turnCaches } : {}),
+      scan,
+      openSkills: process.openSkills,
     });
+    const renderContext = { ...context, profileAppend: composed.profileAppend };
     const prompt = [composed.systemPrompt, ...extra.map((s) => s.text)].join('\n\n');
     const sections: PromptSection[] = [{ kind: 'SYSTEM_PROMPT', text: composed.systemPrompt }, ...extra];
     const system: ChatMessage[] = [{ role: 'system', content: prompt }];
@@ -361,13 +402,32 @@ export class TurnRunner {
     }
     const composedSet = new Set(prepared.composedSkills);
     const scriptTools = this.deps.scripts?.toolsFor(skillList.filter((s) => composedSet.has(s.name))) ?? [];
-    const turnTools = new ToolRegistry([...scriptTools, ...clientTools.map((t) => this.clientTool(process, t))]);
-    // Scripts of the composed skills are always offered (seed 000 §13.2): they come and go with their skill.
-    const pool = scriptTools.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, scriptTools.map((t) => t.name));
+    const openSkills = new PendingOpenSkills(process.openSkills, prepared.closes);
+    const contextWindow = positiveInt(params.contextWindow) ?? DEFAULT_CONTEXT_WINDOW;
+    let catalog: BudgetedCatalog | null = null;
+    let pickerTools: ServerTool[] = [];
+    if (prepared.pickable.length > 0) {
+      const share = typeof params.skillCatalogShare === 'number' && params.skillCatalogShare > 0 && params.skillCatalogShare <= 1 ? params.skillCatalogShare : DEFAULT_CATALOG_SHARE;
+      catalog = budgetCatalog({
+        skills: prepared.pickable.map((s) => ({ name: s.name, description: s.skill.description })),
+        uses: process.skillUses, budgetTokens: Math.floor(contextWindow * share), header: 'Skills:',
+      });
+      pickerTools = skillPickerTools({
+        pickable: prepared.pickable, state: openSkills, catalog,
+        render: async (skill) => (await composeSkillsSection([{ skill, args: null }], templates, renderContext)).text,
+      });
+    }
+    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t))]);
+    // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
+    const own = [...scriptTools, ...pickerTools].map((t) => t.name);
+    const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
     const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
-    return {
+    const partial = {
       model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
+      verdicts: prepared.verdicts, openSkills, catalog, contextWindow,
     };
+    const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, toChatMessages(messages)).fitted;
+    return { ...partial, budget };
   }
 
   /** A registered client tool as a tool of this turn: a call goes to the session's client. */
@@ -406,12 +466,37 @@ export class UnknownEngineError extends DomainError {
 
 function verdicts(process: Process, composition: TurnComposition): Record<string, unknown> {
   const composed = new Set(composition.composedSkills);
+  const all = composition.verdicts;
   return {
     skills: process.activeSkills.map((r) => ({
       skill: r.name, oneShot: r.oneShot, fromRecipe: r.fromRecipe, reason: r.reason, composed: composed.has(r.name),
     })),
+    verdicts: all.slice(0, MAX_EVENT_VERDICTS).map((v) => ({ skill: v.skill, on: v.on, reason: v.reason, when: v.when })),
+    ...(all.length > MAX_EVENT_VERDICTS ? { verdictsOmitted: all.length - MAX_EVENT_VERDICTS } : {}),
+    openSkills: [...composition.openSkills.open],
     warnings: composition.warnings,
   };
+}
+
+/**
+ * The history that fits the context window next to the system prompt, the skills section and the
+ * tools (issue 8): oldest messages give way first; a tool result is never kept without the call it
+ * answers. The skills section is reserved, never dropped.
+ */
+function fitHistory(
+  c: Pick<TurnComposition, 'system' | 'sections' | 'tools' | 'contextWindow'> & { readonly skillsText?: string },
+  history: ChatMessage[],
+): { history: ChatMessage[]; fitted: FittedContext } {
+  const skills = c.skillsText ?? c.sections.find((s) => s.kind === 'SKILLS')?.text ?? '';
+  const system = c.sections.filter((s) => s.kind !== 'SKILLS').map((s) => s.text).join('\n\n');
+  const fitted = fitContext({
+    window: c.contextWindow, system, skills, tools: c.tools,
+    history: history.map((m) => ({ role: m.role, content: m.content })),
+  });
+  const keep = new Set(fitted.kept);
+  let kept = history.filter((_m, i) => keep.has(i));
+  while (kept.length > 0 && kept[0]!.role === 'tool') kept = kept.slice(1);
+  return { history: kept, fitted };
 }
 
 /** The user's words of the turn (what a guard judges as the task); other input when there are none. */

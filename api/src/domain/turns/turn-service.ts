@@ -7,6 +7,13 @@ import { turnEventStream } from './turn-event-stream';
 import { HIDDEN_PROMPT_TEXT, mayReadPrompt, redactPrompt } from './prompt-visibility';
 import type { TurnComposition, TurnRunner } from './turn-runner';
 import type { TurnStore } from './turn-store';
+import { DomainError, NotFoundError } from '../errors';
+import type { Process } from '../processes/process';
+
+class TurnNotRegenerableError extends DomainError {
+  readonly code = 'TURN_NOT_REGENERABLE';
+  readonly category = 'CONFLICT';
+}
 
 /** Turns as API callers see them; access exactly like the process (NOT_FOUND for others). */
 export class TurnService {
@@ -27,6 +34,29 @@ export class TurnService {
     const composition = await this.deps.runner.preview(process);
     if (mayReadPrompt(principal, process)) return composition;
     return { ...composition, sections: composition.sections.map((s) => ({ ...s, text: HIDDEN_PROMPT_TEXT })) };
+  }
+
+  /**
+   * Re-runs the last turn (issue 8): a finished turn is taken back — its reply and tool messages
+   * dropped, its input back in the inbox, the open skills restored to what it started from — and a
+   * turn is scheduled. A failed turn already kept its input: it is simply run again.
+   */
+  async regenerate(principal: Principal, processId: string): Promise<Process> {
+    const { processes, store } = this.deps;
+    return processes.onLane(principal, processId, async (process) => {
+      const last = (await store.listTurns(process.tenantId, process.id)).filter((t) => t.status !== 'REGENERATED').at(-1);
+      if (!last) throw new NotFoundError('Turn', `last turn of ${process.name}`);
+      if (last.status === 'FINISHED') {
+        const taken = await store.regenerate(process.tenantId, last.id);
+        if (!taken) throw new TurnNotRegenerableError(`The last turn of '${process.name}' changed while regenerating; try again.`);
+        await processes.deps.store.update(process.tenantId, process.id, () => ({ openSkills: taken.openSkillsBefore ?? [] }));
+      } else if (last.status === 'RUNNING' || (await processes.deps.store.listPending(process.tenantId, process.id)).length === 0) {
+        throw new TurnNotRegenerableError(`The last turn of '${process.name}' is ${last.status} and left nothing to run again.`);
+      }
+      const updated = await processes.deps.store.update(process.tenantId, process.id, (p) => (p.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
+      await processes.deps.events.emit(process, { type: 'TURN_SCHEDULED', reason: `regenerateTurn: re-running turn ${last.id}.` });
+      return updated;
+    });
   }
 
   /** The access check happens before anything streams; prompt text only for those who may read it. */

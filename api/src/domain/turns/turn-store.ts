@@ -17,6 +17,12 @@ export interface TurnStore {
    */
   finishTurn(tenantId: string, turnId: string, outcome: TurnOutcome): Promise<boolean>;
   findTurn(tenantId: string, turnId: string): Promise<Turn | null>;
+  /**
+   * Takes a FINISHED turn back (issue 8, regenerateTurn): in one transaction the turn becomes
+   * REGENERATED, its input goes back into the inbox at its FIFO position and its chat-log rows are
+   * dropped. Returns the open skills it started from; null when the turn is not FINISHED.
+   */
+  regenerate(tenantId: string, turnId: string): Promise<{ openSkillsBefore: readonly string[] | null } | null>;
   listTurns(tenantId: string, processId: string): Promise<Turn[]>;
   listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]>;
   appendEvent(tenantId: string, processId: string, turnId: string, type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent>;

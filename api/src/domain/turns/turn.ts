@@ -6,7 +6,8 @@ import type { MessageSender } from '../processes/process';
  * with a tool loop and persists every message. A turn that fails (provider error, timeout) or is
  * interrupted (server stopped mid-turn) puts its input back into the inbox: nothing sent is lost.
  */
-export type TurnStatus = 'RUNNING' | 'FINISHED' | 'FAILED' | 'INTERRUPTED';
+/** REGENERATED: a finished turn taken back by `regenerateTurn` (its input ran again). */
+export type TurnStatus = 'RUNNING' | 'FINISHED' | 'FAILED' | 'INTERRUPTED' | 'REGENERATED';
 
 export interface Turn {
   readonly id: string;
@@ -85,7 +86,9 @@ export interface TurnEventEnvelope extends Omit<TurnEvent, 'payload'> {
 export const TURN_EVENTS_TOPIC = 'turn_events';
 
 export interface TurnOutcome {
-  readonly status: Exclude<TurnStatus, 'RUNNING'>;
+  readonly status: Exclude<TurnStatus, 'RUNNING' | 'REGENERATED'>;
+  /** FINISHED: the open `picked` skills the turn started from (what regenerateTurn restores). */
+  readonly openSkillsBefore?: readonly string[];
   readonly finishReason?: FinishReason | null;
   readonly usage?: ModelUsage | null;
   readonly errorCode?: string | null;

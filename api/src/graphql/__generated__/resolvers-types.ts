@@ -301,6 +301,11 @@ export type Mutation = {
    * are always secret: their value is never returned.
    */
   readonly putSetting: Setting;
+  /**
+   * Re-runs the last turn (issue 8): its reply is taken back (messages dropped, the skills it opened or
+   * closed restored), its input goes back to the inbox and a turn is scheduled.
+   */
+  readonly regenerateTurn: Process;
   /** Registers (replaces) the tools of the caller's session's client. */
   readonly registerClientTools: ClientToolRegistration;
   /** Queues a user message: runs the auto-triggers, then schedules a turn. */
@@ -383,6 +388,11 @@ export type MutationPutSettingArgs = {
 };
 
 
+export type MutationRegenerateTurnArgs = {
+  processId: Scalars['ID']['input'];
+};
+
+
 export type MutationRegisterClientToolsArgs = {
   sessionId: Scalars['ID']['input'];
   tools: ReadonlyArray<ClientToolInput>;
@@ -439,6 +449,8 @@ export type Process = {
   readonly id: Scalars['ID']['output'];
   readonly locked: Scalars['Boolean']['output'];
   readonly name: Scalars['String']['output'];
+  /** The `picked` skills the model has open (issue 8); they compose into every turn until closed. */
+  readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
   readonly params: Scalars['JSON']['output'];
   readonly parentId?: Maybe<Scalars['ID']['output']>;
   /** Messages waiting for the next turn. */
@@ -1183,12 +1195,24 @@ export type TurnEvent = {
 export type TurnPreview = {
   readonly __typename?: 'TurnPreview';
   readonly allowedTools: ReadonlyArray<Scalars['String']['output']>;
+  /** One sentence on the context budget (what history gave way). */
+  readonly budget: Scalars['String']['output'];
+  /** open_skill's catalog when picked skills exist: { summary, cuts: [{ skill, cut }] } — what the budget cut. */
+  readonly catalog?: Maybe<Scalars['JSON']['output']>;
   readonly deferredTools: ReadonlyArray<Scalars['String']['output']>;
+  /** History messages left out to fit the context window. */
+  readonly droppedHistory: Scalars['Int']['output'];
   readonly model: Scalars['String']['output'];
+  /** The `picked` skills open now. */
+  readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
   readonly provider: Scalars['String']['output'];
   readonly sections: ReadonlyArray<PromptSection>;
   readonly tier: Scalars['String']['output'];
+  /** Token split of the context window: { system, skills, history, tools, total, window }. */
+  readonly tokens: Scalars['JSON']['output'];
   readonly tools: ReadonlyArray<Scalars['String']['output']>;
+  /** Every candidate skill's verdict for the next turn: on/off and why (issue 8). */
+  readonly verdicts: ReadonlyArray<SkillVerdict>;
 };
 
 export type TurnScheduledEvent = ProcessEvent & {
@@ -1631,6 +1655,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'layer' | 'path'>>;
   putDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationPutDocumentArgs, 'content' | 'layer' | 'path'>>;
   putSetting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<MutationPutSettingArgs, 'key'>>;
+  regenerateTurn?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationRegenerateTurnArgs, 'processId'>>;
   registerClientTools?: Resolver<ResolversTypes['ClientToolRegistration'], ParentType, ContextType, RequireFields<MutationRegisterClientToolsArgs, 'sessionId' | 'tools'>>;
   sendMessage?: Resolver<ResolversTypes['PendingMessage'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'processId' | 'text'>>;
   skillCommand?: Resolver<ResolversTypes['SkillCommandResult'], ParentType, ContextType, RequireFields<MutationSkillCommandArgs, 'line' | 'processId'>>;
@@ -1658,6 +1683,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   params?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   parentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   pending?: Resolver<ReadonlyArray<ResolversTypes['PendingMessage']>, ParentType, ContextType>;
@@ -2046,12 +2072,18 @@ export type TurnEventResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TurnPreview'] = ResolversParentTypes['TurnPreview']> = {
   allowedTools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  budget?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  catalog?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   deferredTools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  droppedHistory?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  verdicts?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType>;
 };
 
 export type TurnScheduledEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TurnScheduledEvent'] = ResolversParentTypes['TurnScheduledEvent']> = {

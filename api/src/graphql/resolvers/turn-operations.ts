@@ -1,5 +1,5 @@
 import { mapAsyncIterator } from '../../domain/shared/push-iterator';
-import type { QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
+import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 
 /** Turns, the chat log, the next turn's composition and the turn event stream (issue 5). */
 export const turnQueries: QueryResolvers = {
@@ -10,8 +10,16 @@ export const turnQueries: QueryResolvers = {
     return {
       provider: c.model.provider, model: c.model.model, tier: c.tier, sections: c.sections,
       tools: c.pool.primary, deferredTools: c.pool.deferred, allowedTools: c.pool.allowed,
+      verdicts: c.verdicts, openSkills: [...c.openSkills.open], tokens: c.budget.split, budget: c.budget.summary,
+      droppedHistory: c.budget.dropped.length, catalog: c.catalog ? { summary: c.catalog.summary, cuts: c.catalog.cuts } : null,
     };
   },
+  skillTriggerTest: async (_p, { project, messages, recipe }, ctx) =>
+    ctx.services.triggerBench.test(await ctx.principal(), project ?? null, messages, recipe ?? null),
+};
+
+export const turnMutations: MutationResolvers = {
+  regenerateTurn: async (_p, { processId }, ctx) => ctx.services.turns.regenerate(await ctx.principal(), processId),
 };
 
 export const turnSubscriptions: SubscriptionResolvers = {

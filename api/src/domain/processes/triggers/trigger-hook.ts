@@ -13,9 +13,10 @@ export function createTriggerHook(deps: { readonly skillSets: SkillSetCache; rea
   return async (process: Pick<Process, 'activeSkills' | 'allowedSkillsOverride'>, scope: CascadeScope, message: string): Promise<TriggerMatch[]> => {
     if (process.allowedSkillsOverride?.length === 0) return [];
     const skills = await deps.skillSets.list(scope);
+    // `when: mentioned` skills are on per turn, over the scan window (issue 8): the turn composes them.
     return deps.indexes.indexFor(skills, scopeKey(scope)).match(message, {
       active: process.activeSkills.map((ref) => ref.name),
       allowedSkillsOverride: process.allowedSkillsOverride,
-    });
+    }).filter((m) => m.available.skill.activation.when !== 'mentioned');
   };
 }

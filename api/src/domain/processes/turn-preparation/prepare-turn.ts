@@ -9,6 +9,8 @@ import { RenderedBodyCache } from './rendered-body-cache';
 import { composeSkillsSection, type SectionSkill } from './skills-section';
 import { ToolPoolCache } from './tool-pool-cache';
 import type { TurnWarning } from './turn-warning';
+import { skillVerdicts, type SkillVerdict } from '../../activation/skill-verdicts';
+import { isModelInvocable } from '../../skills/invocation-policy';
 
 /**
  * Turn preparation (DESIGN §1 "a turn", seed 000 §4a, §5): the pre-turn trigger hook, the active
@@ -42,6 +44,15 @@ export interface PrepareTurnInput {
   readonly caches?: Partial<TurnCaches>;
   /** Cache key for callers that list per turn (a scope key), see TriggerIndexCache. */
   readonly indexKey?: string;
+  /**
+   * The conversation's scan window, NEWEST FIRST ([0] is the message being answered; issue 8). Given:
+   * every candidate skill gets a verdict, and the skills a verdict turns on (`when: always`,
+   * `mentioned` ones that match, open `picked` ones, auto-triggers over the window) compose after the
+   * active ones; `message` is then not used.
+   */
+  readonly scan?: readonly string[];
+  /** The `picked` skills the model has open (process.openSkills). */
+  readonly openSkills?: readonly string[];
 }
 
 /**
@@ -68,13 +79,20 @@ export interface PreparedTurn {
   readonly composedSkills: readonly string[];
   readonly toolPool: ToolPool;
   readonly warnings: readonly TurnWarning[];
+  /** With `scan`: every candidate skill's verdict (active, with a `when`, or with triggers). */
+  readonly verdicts: readonly SkillVerdict[];
+  /** Open `picked` skills whose close rule holds this turn (closeWhenUnmentioned). */
+  readonly closes: readonly string[];
+  /** `picked` skills the model may open or close (model-invocable, allowed by the recipe). */
+  readonly pickable: readonly AvailableSkill[];
 }
 
 export async function prepareTurn(input: PrepareTurnInput): Promise<PreparedTurn> {
   const caches: TurnCaches = { ...SHARED, ...input.caches };
   const index = caches.indexes.indexFor(input.skills, input.indexKey);
   const active = input.activeSkills.map((ref) => ref.name);
-  const triggered = input.message ? index.match(input.message, { active, allowedSkillsOverride: input.allowedSkillsOverride }) : [];
+  const filter = { active, allowedSkillsOverride: input.allowedSkillsOverride };
+  const triggered = !input.scan && input.message ? index.match(input.message, filter) : [];
   const { resolved, warnings } = resolveActiveSkills(input.activeSkills, (name) => index.find(name));
 
   const composing: SectionSkill[] = [];
@@ -83,6 +101,32 @@ export async function prepareTurn(input: PrepareTurnInput): Promise<PreparedTurn
     else composing.push({ skill, args: ref.args });
   }
   for (const match of triggered) if (match.available.skill.lifecycle !== 'shot') composing.push({ skill: match.available, args: null });
+
+  let verdicts: SkillVerdict[] = [];
+  const closes: string[] = [];
+  const pickable: AvailableSkill[] = [];
+  if (input.scan) {
+    const open = new Set(input.openSkills ?? []);
+    const activeSet = new Set(active);
+    const allowed = input.allowedSkillsOverride === null ? null : new Set(input.allowedSkillsOverride);
+    const candidates = input.skills.filter((s) => activeSet.has(s.name) || open.has(s.name) || s.skill.activation.when !== null || s.skill.triggers.length > 0);
+    const evaluation = index.evaluate(input.scan, filter);
+    verdicts = skillVerdicts(candidates.map((s) => ({ name: s.name, skill: s.skill, source: s.source })), {
+      activeSkills: input.activeSkills, openSkills: [...open], allowedSkills: input.allowedSkillsOverride,
+    }, evaluation);
+    const byName = new Map(candidates.map((s) => [s.name, s]));
+    for (const verdict of verdicts) {
+      const available = byName.get(verdict.skill)!;
+      if (verdict.closes) closes.push(verdict.skill);
+      if (verdict.on && !activeSet.has(verdict.skill) && available.skill.lifecycle !== 'shot') composing.push({ skill: available, args: null });
+    }
+    for (const available of candidates) {
+      const { skill } = available;
+      if (skill.activation.when === 'picked' && isModelInvocable(skill) && (allowed === null || allowed.has(available.name))) {
+        pickable.push(available);
+      }
+    }
+  }
 
   const section = await composeSkillsSection(composing, input.templates, input.renderContext, { bodies: caches.bodies });
   const toolPool = caches.toolPools.poolFor({ ...input.toolInput, skillTools: unionOfTools(input.toolInput.skillTools ?? [], composing) });
@@ -93,6 +137,9 @@ export async function prepareTurn(input: PrepareTurnInput): Promise<PreparedTurn
     composedSkills: section.composed,
     toolPool,
     warnings: [...warnings, ...section.warnings],
+    verdicts,
+    closes,
+    pickable,
   };
 }
 
