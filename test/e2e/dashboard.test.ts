@@ -3,7 +3,8 @@
  * built admin/dist at /admin, driven in Debian's Chromium by playwright-core (never a browser
  * download). Covers log in, a skill edit whose diagnostic lands on its line, overriding a bundled
  * skill into the project (and deleting it again), the recipe whitelist (lockdown and back), a live
- * turn stream after sending a message, the trigger bench, settings, and logout on a 401.
+ * turn stream after sending a message, the trigger bench, settings (provider keys; users and
+ * members) and logout on a 401.
  * Screenshots of each main page go to test/e2e/screenshots/ (git-ignored).
  * Skipped only when /usr/bin/chromium is missing (CI installs it: .ci/run).
  */
@@ -184,17 +185,16 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await shot('processes');
   });
 
-  it('runs the trigger bench', async (ctx) => {
-    const probe = await s.gql('query { skillTriggerTest(project: "web", messages: ["x"]) { skill } }');
-    // The resolver lands separately (lead, issue 8); until it answers, the page is there but untestable.
-    if (probe.errors?.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR' || /Cannot return null for non-nullable field Query\.skillTriggerTest/.test(e.message))) {
-      console.warn(`trigger bench check skipped: the API does not answer skillTriggerTest yet (${probe.errors[0]!.message})`);
-      ctx.skip();
-    }
+  it('runs the trigger bench: the bundled typescript-style fires on a message about tsconfig and TypeScript', async () => {
+    const message = 'please fix my tsconfig for typescript';
+    // The page shows what the API answers; check that answer first so a page failure is the page's.
+    const api = await s.gql('query($m: [String!]!) { skillTriggerTest(project: "web", messages: $m) { skill on reason when source } }', { m: [message] });
+    expect(api.errors).toBeUndefined();
+    expect(api.data!.skillTriggerTest).toContainEqual({ skill: 'typescript-style', on: true, reason: 'Auto-triggered: typescript, tsconfig.', when: null, source: 'RESOURCE' });
     await go('/trigger-bench');
-    await page.getByTestId('bench-messages').fill('please fix my tsconfig for typescript');
+    await page.getByTestId('bench-messages').fill(message);
     await page.getByTestId('bench-run').click();
-    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).waitFor();
+    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).filter({ hasText: 'Auto-triggered: typescript, tsconfig.' }).waitFor();
     await shot('trigger-bench');
   });
 
@@ -205,6 +205,21 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await page.locator('[data-key="ai.openai.apiKey"]').filter({ hasText: '••••••••' }).waitFor();
     expect(await page.content()).not.toContain('sk-e2e-secret-value');
     await shot('settings');
+  });
+
+  it('settings: lists the users (admin among them) and the members of the current project, and refreshes both after a create', async () => {
+    await go('/settings');
+    await page.getByRole('tab', { name: 'Users, projects, members' }).click();
+    await page.getByTestId('users-table').locator('tr[data-login="admin"]').filter({ hasText: 'SYSTEM_ADMIN' }).waitFor();
+    await page.getByTestId('members-table').locator('tr[data-login="admin"]').filter({ hasText: 'ADMIN' }).waitFor();
+    // Both lists reload after a create.
+    await page.getByLabel('Login').first().fill('e2e-user');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByTestId('users-table').locator('tr[data-login="e2e-user"]').filter({ hasText: 'MEMBER' }).waitFor();
+    await page.getByLabel('Login').nth(1).fill('e2e-user');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByTestId('members-table').locator('tr[data-login="e2e-user"]').filter({ hasText: 'MEMBER' }).waitFor();
+    await shot('settings-people');
   });
 
   it('logs out when the API answers UNAUTHENTICATED', async () => {

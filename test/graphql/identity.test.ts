@@ -77,6 +77,52 @@ describe.each(testDatabases())('identity and auth over GraphQL ($name)', (driver
     expect(codeOf(await t.gql(`mutation { addProjectMember(project: "apollo", login: "ia") { role } }`, {}, other))).toBe('NOT_FOUND');
   });
 
+  it('lists every user of the tenant to tenant and system admins, and a member only itself', async () => {
+    const create = async (login: string, role: string, tenant = 'default') =>
+      (await t.gql(`mutation($l: String!, $r: UserRole!, $t: String) { createUser(login: $l, role: $r, tenant: $t) { token } }`, { l: login, r: role, t: tenant })).data!.createUser.token as string;
+    const erin = await create('erin', 'MEMBER');
+    const tina = await create('tina', 'TENANT_ADMIN');
+    await t.gql(`mutation { createTenant(name: "umbrella") { id } }`);
+    const umbrellaAdmin = await create('uadmin', 'TENANT_ADMIN', 'umbrella');
+
+    const all = await t.gql('{ users { login role tenant { name } } }');
+    expect(all.errors).toBeUndefined();
+    const logins = all.data!.users.map((u: { login: string }) => u.login);
+    expect(logins).toEqual(expect.arrayContaining(['admin', 'erin', 'tina']));
+    expect(logins).toEqual([...logins].sort());
+    expect(logins).not.toContain('uadmin');
+    expect(new Set(all.data!.users.map((u: { tenant: { name: string } }) => u.tenant.name))).toEqual(new Set(['default']));
+    expect((await t.gql('{ users { login } }', {}, tina)).data!.users.map((u: { login: string }) => u.login)).toEqual(logins);
+    expect((await t.gql('{ users { login role } }', {}, erin)).data!.users).toEqual([{ login: 'erin', role: 'MEMBER' }]);
+    expect((await t.gql('{ users { login } }', {}, umbrellaAdmin)).data!.users).toEqual([{ login: 'uadmin' }]);
+  });
+
+  it('lists project members to its members and tenant admins; outsiders and other tenants get NOT_FOUND', async () => {
+    const create = async (login: string, role = 'MEMBER', tenant = 'default') =>
+      (await t.gql(`mutation($l: String!, $r: UserRole!, $t: String) { createUser(login: $l, role: $r, tenant: $t) { token } }`, { l: login, r: role, t: tenant })).data!.createUser.token as string;
+    const members = '{ projectMembers(project: "hermes") { project login role } }';
+    expect((await t.gql(`mutation { createProject(name: "hermes") { name } }`)).errors).toBeUndefined();
+    const mia = await create('mia');
+    const otto = await create('otto');
+    const tad = await create('tad', 'TENANT_ADMIN');
+    expect((await t.gql(`mutation { addProjectMember(project: "hermes", login: "mia") { role } }`)).errors).toBeUndefined();
+    const expected = [{ project: 'hermes', login: 'admin', role: 'ADMIN' }, { project: 'hermes', login: 'mia', role: 'MEMBER' }];
+
+    const asAdmin = await t.gql(members);
+    expect(asAdmin.errors).toBeUndefined();
+    expect(asAdmin.data!.projectMembers).toEqual(expected);
+    expect((await t.gql(members, {}, mia)).data!.projectMembers).toEqual(expected);
+    // A tenant admin who is no member still sees the project, as in `projects`.
+    expect((await t.gql(members, {}, tad)).data!.projectMembers).toEqual(expected);
+    expect(codeOf(await t.gql(members, {}, otto))).toBe('NOT_FOUND');
+    expect(codeOf(await t.gql('{ projectMembers(project: "no-such-project") { login } }'))).toBe('NOT_FOUND');
+    expect(codeOf(await t.gql('{ projectMembers(project: "_user_mia") { login } }', {}, otto))).toBe('NOT_FOUND');
+
+    await t.gql(`mutation { createTenant(name: "hooli") { id } }`);
+    const hooliAdmin = await create('hadmin', 'TENANT_ADMIN', 'hooli');
+    expect(codeOf(await t.gql(members, {}, hooliAdmin))).toBe('NOT_FOUND');
+  });
+
   it('answers GET /healthz', async () => {
     const res = await fetch(t.url.replace('/graphql', '/healthz'));
     expect(res.status).toBe(200);

@@ -40,4 +40,30 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
     expect((await sub.next()).data?.documentChanged).toEqual({ path: 'shared.md', change: 'PUT' });
     expect((await b.gql(EFFECTIVE)).data?.effectiveDocument?.document.content).toBe('from A');
   });
+
+  it('routes a client tool call to the client connected to the other instance, and the answer back', async () => {
+    await a.gql(`mutation { createProject(name: "twin") { id } }`);
+    await a.gql(`mutation P($c: String!) { putDocument(layer: VANCE, path: "_vance/recipes/clienty.yaml", content: $c) { version } }`, {
+      c: 'description: Client tools\nengine: ford\nparams:\n  validation: false\n',
+    });
+    const spawned = (await a.gql(`mutation { spawnProcess(input: { project: "twin", recipe: "clienty", session: "laptop" }) { id session { id } } }`)).data!.spawnProcess;
+    const sessionId = spawned.session.id as string;
+    const calls = collect<{ clientToolCalls: any }>(a.ws(), `subscription C($s: ID!) { clientToolCalls(sessionId: $s) { callId tool arguments } }`, { s: sessionId });
+    const events = collect<{ turnEvents: any }>(b.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`, { id: spawned.id });
+    await new Promise((r) => setTimeout(r, 300));
+    const registered = await a.gql(`mutation R($s: ID!) { registerClientTools(sessionId: $s, tools: [{ name: "local_echo", labels: ["files"] }]) { tools { name } } }`, { s: sessionId });
+    expect(registered.errors).toBeUndefined();
+    await b.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "call local_echo {\\"text\\": \\"hi\\"}") { id } }`, { id: spawned.id });
+    const call = (await calls.next(15_000)).data!.clientToolCalls;
+    expect(call).toMatchObject({ tool: 'local_echo', arguments: { text: 'hi' } });
+    const answered = await b.gql(`mutation S($s: ID!, $c: ID!) { submitClientToolResult(sessionId: $s, callId: $c, result: "echoed on the laptop") }`, { s: sessionId, c: call.callId });
+    expect(answered.data?.submitClientToolResult).toBe(true);
+    for (;;) {
+      const e = (await events.next(15_000)).data!.turnEvents;
+      if (e.type === 'ToolCallFinished') {
+        expect(e.payload).toMatchObject({ name: 'local_echo', isError: false, preview: 'echoed on the laptop' });
+      }
+      if (e.type === 'TurnFinished') break;
+    }
+  }, 60_000);
 });

@@ -187,6 +187,12 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
       ].join('\n'),
       '_vance/skills/delegate/SKILL.md': '---\ntitle: delegate\ndescription: Delegate to a worker\nversion: "1.0.0"\narguments: true\nrun:\n  target: spawn\n  recipe: term-worker\naction: "Work on {{ args.text }}"\n---\nDelegated.\n',
       '_vance/skills/tidy/SKILL.md': '---\ntitle: tidy\ndescription: Clears runtime guards\nversion: "1.0.0"\nactivate:\n  - guard clear\n---\nTidy.\n',
+      '_vance/recipes/tool-guard.yaml': [
+        'description: Guards with and without tools', 'engine: ford', 'params:', '  validation: false',
+        'guard:',
+        '  - scriptBody: |', "      vance.log('info', 'with tools: ' + vance.tool('echo_tool', { text: 'from a guard' }));", '    allowTools: true',
+        '  - scriptBody: |', "      vance.log('info', typeof vance.tool + ' ' + typeof vance.workspace);", "      vance.tool('echo_tool', {});",
+      ].join('\n'),
       '_vance/skills/calc/SKILL.md': CALC_SKILL,
       ...Object.fromEntries(Object.entries(SCRIPTS).map(([name, body]) => [`_vance/skills/calc/scripts/${name}.js`, body])),
     };
@@ -389,6 +395,16 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(events[events.length - 1]).toMatchObject({ type: 'TurnFinished', payload: { guardFollowUps: 0 } });
     expect(events.filter((e) => e.type === 'TextDelta').map((e) => e.payload.text).join('')).toContain('You said: hello');
     expect((await s.gql(PROCESS, { id })).data!.process.pending).toEqual([]);
+  });
+
+  it('allowTools: true gives a guard the process tools; the supervisor surface has none', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'tool-guard', name: 'tooling' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hi');
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['with tools: echo: from a guard', 'undefined undefined']);
+    const ran = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
+    expect(ran[0]).toMatchObject({ continued: false });
+    expect(ran[1]).toMatchObject({ failed: { kind: 'GUEST' }, failOpen: true });
+    expect(ran[1].failed.message).toMatch(/vance\.tool is not a function/);
   });
 
   it('a start guard adds its prompt to the turn it starts', async () => {

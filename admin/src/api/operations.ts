@@ -5,8 +5,8 @@
 import { gql } from './graphql';
 import { session } from './session';
 import type {
-  ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, Recipe,
-  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, Turn, VanceDocument,
+  ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, Turn, UserRow, VanceDocument,
 } from './types';
 
 const DIAG = 'severity message path line column field';
@@ -91,6 +91,10 @@ export const ops = {
   putSetting: (key: string, value: string | null, projectName: string | null, secret: boolean) =>
     gql<{ putSetting: Omit<Setting, 'id'> }>(`mutation($key: String!, $value: String, $project: String, $secret: Boolean) { putSetting(key: $key, value: $value, project: $project, secret: $secret) { ${SETTING} } }`,
       { key, value, project: projectName, secret }).then((d) => d.putSetting),
+  users: () => gql<{ users: UserRow[] }>('{ users { id login role createdAt } }').then((d) => d.users),
+  projectMembers: (projectName: string) =>
+    gql<{ projectMembers: ProjectMember[] }>('query($project: String!) { projectMembers(project: $project) { project login role } }', { project: projectName })
+      .then((d) => d.projectMembers),
   createUser: (login: string, role: string) =>
     gql<{ createUser: { user: { login: string; role: string }; token: string } }>('mutation($login: String!, $role: UserRole!) { createUser(login: $login, role: $role) { user { login role } token } }',
       { login, role }).then((d) => d.createUser),

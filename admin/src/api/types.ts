@@ -14,6 +14,8 @@ export interface Diagnostic {
 
 export interface Me { id: string; login: string; role: 'SYSTEM_ADMIN' | 'TENANT_ADMIN' | 'MEMBER'; tenant: { name: string } }
 export interface Project { id: string; name: string; kind: 'NORMAL' | 'SYSTEM'; myRole: 'ADMIN' | 'MEMBER' | null; createdAt: string }
+export interface UserRow { id: string; login: string; role: Me['role']; createdAt: string }
+export interface ProjectMember { project: string; login: string; role: 'ADMIN' | 'MEMBER' }
 
 export interface VanceDocument {
   layer: Layer;

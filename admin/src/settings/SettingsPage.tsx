@@ -1,15 +1,16 @@
 /**
  * Settings: model aliases (`ai.alias.<prefix>.<name>`, seed 004 §11a) and providers (`ai.<provider>.*`;
- * keys are write-only and shown masked), every setting of the tenant or project, then users,
- * projects and members.
+ * keys are write-only and shown masked), every setting of the tenant or project; users, projects
+ * and members live in PeopleSettings.
  */
 import { useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, MenuItem, Stack, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Checkbox, FormControlLabel, MenuItem, Stack, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
 import { Title, useDataProvider, useNotify } from 'react-admin';
 import type { VanceDataProvider } from '../api/dataProvider';
 import { messageOf } from '../api/graphql';
 import type { Setting } from '../api/types';
 import { useAsync, useProject } from '../common/useAsync';
+import { PeopleSettings } from './PeopleSettings';
 
 const PROVIDERS = ['openai', 'anthropic', 'google', 'ollama', 'openai-compatible', 'lmstudio', 'offline'];
 export const MASK = '••••••••';
@@ -25,7 +26,7 @@ export function SettingsPage() {
         <Tab value="all" label="All settings" />
         <Tab value="people" label="Users, projects, members" />
       </Tabs>
-      {tab === 'models' ? <ModelSettings /> : tab === 'all' ? <AllSettings /> : <People />}
+      {tab === 'models' ? <ModelSettings /> : tab === 'all' ? <AllSettings /> : <PeopleSettings />}
     </Box>
   );
 }
@@ -147,80 +148,6 @@ function AllSettings() {
         <Button color="error" disabled={!key.trim()} onClick={() => void save(true)}>Remove</Button>
       </Stack>
       <SettingsTable rows={settings.data ?? []} />
-    </Stack>
-  );
-}
-
-function People() {
-  const dp = useDataProvider<VanceDataProvider>();
-  const notify = useNotify();
-  const projects = useAsync((p) => p.projects(), []);
-  const [login, setLogin] = useState('');
-  const [role, setRole] = useState('MEMBER');
-  const [created, setCreated] = useState<{ login: string; token: string } | null>(null);
-  const [projectName, setProjectName] = useState('');
-  const [member, setMember] = useState({ project: '', login: '', role: 'MEMBER' });
-  const run = async (what: () => Promise<unknown>, done: string) => {
-    try {
-      await what();
-      notify(done, { type: 'success' });
-      projects.reload();
-    } catch (err) {
-      notify(messageOf(err), { type: 'error' });
-    }
-  };
-  return (
-    <Stack spacing={2}>
-      <Card variant="outlined">
-        <CardContent>
-          <Typography variant="subtitle1">Users</Typography>
-          <Stack direction="row" spacing={1} sx={{ my: 1 }}>
-            <TextField size="small" label="Login" value={login} onChange={(e) => setLogin(e.target.value)} />
-            <TextField select size="small" label="Role" value={role} onChange={(e) => setRole(e.target.value)} sx={{ minWidth: 160 }}>
-              {['MEMBER', 'TENANT_ADMIN'].map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
-            </TextField>
-            <Button variant="contained" disabled={!login.trim()} onClick={() => void run(async () => {
-              const r = await dp.createUser(login.trim(), role);
-              setCreated({ login: r.user.login, token: r.token });
-              setLogin('');
-            }, 'User created')}>Create user</Button>
-          </Stack>
-          {created ? <Alert severity="info">Token of <b>{created.login}</b> (shown once): <code>{created.token}</code></Alert> : null}
-        </CardContent>
-      </Card>
-      <Card variant="outlined">
-        <CardContent>
-          <Typography variant="subtitle1">Projects</Typography>
-          <Stack direction="row" spacing={1} sx={{ my: 1 }}>
-            <TextField size="small" label="New project" value={projectName} onChange={(e) => setProjectName(e.target.value)} />
-            <Button variant="contained" disabled={!projectName.trim()} onClick={() => void run(() => dp.createProject(projectName.trim()).then(() => setProjectName('')), 'Project created')}>Create project</Button>
-          </Stack>
-          <Table size="small">
-            <TableHead><TableRow><TableCell>Name</TableCell><TableCell>Kind</TableCell><TableCell>My role</TableCell><TableCell>Created</TableCell></TableRow></TableHead>
-            <TableBody>
-              {(projects.data ?? []).map((p) => (
-                <TableRow key={p.id}><TableCell>{p.name}</TableCell><TableCell>{p.kind}</TableCell><TableCell>{p.myRole ?? '—'}</TableCell><TableCell>{new Date(p.createdAt).toLocaleString()}</TableCell></TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </CardContent>
-      </Card>
-      <Card variant="outlined">
-        <CardContent>
-          <Typography variant="subtitle1">Members</Typography>
-          <Stack direction="row" spacing={1} sx={{ my: 1 }}>
-            <TextField select size="small" label="Project" value={member.project} onChange={(e) => setMember({ ...member, project: e.target.value })} sx={{ minWidth: 180 }}>
-              {(projects.data ?? []).filter((p) => p.kind === 'NORMAL').map((p) => <MenuItem key={p.id} value={p.name}>{p.name}</MenuItem>)}
-            </TextField>
-            <TextField size="small" label="Login" value={member.login} onChange={(e) => setMember({ ...member, login: e.target.value })} />
-            <TextField select size="small" label="Role" value={member.role} onChange={(e) => setMember({ ...member, role: e.target.value })} sx={{ minWidth: 140 }}>
-              {['MEMBER', 'ADMIN'].map((r) => <MenuItem key={r} value={r}>{r}</MenuItem>)}
-            </TextField>
-            <Button variant="contained" disabled={!member.project || !member.login.trim()} onClick={() => void run(() => dp.addProjectMember(member.project, member.login.trim(), member.role), `Added ${member.login}`)}>Add member</Button>
-          </Stack>
-          <Typography variant="body2" color="text.secondary">The API has no query listing users or members yet; this form adds them.</Typography>
-        </CardContent>
-      </Card>
     </Stack>
   );
 }

@@ -10,6 +10,7 @@ import {
   userProjectName,
   type Project,
   type ProjectKind,
+  type ProjectMember,
   type ProjectMembership,
   type ProjectRole,
   type Tenant,
@@ -109,6 +110,12 @@ export class TypeOrmIdentityStore implements IdentityStore {
     }
   }
 
+  async listUsers(tenantId: string): Promise<User[]> {
+    if (!isUuid(tenantId)) return [];
+    const rows = await this.dataSource.getRepository(UserEntity).find({ where: { tenantId }, order: { login: 'ASC' } });
+    return rows.map(toUser);
+  }
+
   async createProject(tenantId: string, name: string, kind: ProjectKind, ownerUserId: string | null): Promise<Project> {
     const names = {
       fk_projects_tenant: ['Tenant', tenantId],
@@ -170,6 +177,20 @@ export class TypeOrmIdentityStore implements IdentityStore {
     if (!isUuid(userId)) return [];
     const rows = await this.dataSource.getRepository(ProjectMemberEntity).find({ where: { userId }, order: { projectId: 'ASC' } });
     return rows.map(toMembership);
+  }
+
+  async listProjectMembers(projectId: string): Promise<ProjectMember[]> {
+    if (!isUuid(projectId)) return [];
+    const { entities, raw } = await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .innerJoin(ProjectMemberEntity, 'm', 'm.user_id = u.id')
+      .addSelect('m.role', 'member_role')
+      .where('m.project_id = :projectId', { projectId })
+      .orderBy('u.login', 'ASC')
+      .getRawAndEntities<{ u_id: string; member_role: ProjectRole }>();
+    const roleOf = new Map(raw.map((r) => [r.u_id, r.member_role]));
+    return entities.map((user) => ({ user: toUser(user), role: roleOf.get(user.id)! }));
   }
 }
 

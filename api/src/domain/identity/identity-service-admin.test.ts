@@ -54,6 +54,28 @@ describe('IdentityService permissions', () => {
     expect((await identity.listTenants(admin)).map((t) => t.name)).toEqual(['default', 'globex']);
   });
 
+  it('lists the tenant\'s users, by login, to its admins and only the caller to a member', async () => {
+    const { identity, admin, alice, bob, eve } = await tenants();
+    const logins = ['admin', 'alice', 'bob', 'carol', 'dana'];
+    expect((await identity.listUsers(admin)).map((u) => u.login)).toEqual(logins);
+    expect((await identity.listUsers(alice)).map((u) => u.login)).toEqual(logins);
+    expect((await identity.listUsers(bob)).map((u) => u.login)).toEqual(['bob']);
+    expect((await identity.listUsers(eve)).map((u) => u.login)).toEqual(['eve']);
+  });
+
+  it('lists a project\'s members to members and tenant admins; to anyone else the project is NOT_FOUND', async () => {
+    const { identity, alice, dana, bob, carol, eve } = await tenants();
+    await identity.createProject(alice, 'gamma', 'NORMAL');
+    await identity.addProjectMember(alice, 'gamma', 'dana', 'MEMBER');
+    const members = async (p: Principal) => (await identity.listProjectMembers(p, 'gamma')).map((m) => `${m.user.login}:${m.role}`);
+    expect(await members(dana)).toEqual(['alice:ADMIN', 'dana:MEMBER']);
+    expect(await members(alice)).toEqual(['alice:ADMIN', 'dana:MEMBER']);
+    expect((await failure(identity.listProjectMembers(bob, 'gamma'))).category).toBe('NOT_FOUND');
+    expect((await failure(identity.listProjectMembers(eve, 'gamma'))).category).toBe('NOT_FOUND');
+    expect((await failure(identity.listProjectMembers(bob, '_user_carol'))).category).toBe('NOT_FOUND');
+    expect(await identity.listProjectMembers(carol, '_user_carol')).toEqual([]);
+  });
+
   it('shows a non-system admin only its own tenant', async () => {
     const { identity, alice } = await tenants();
     expect((await identity.listTenants(alice)).map((t) => t.name)).toEqual(['default']);

@@ -4,7 +4,7 @@ import { generateApiToken, hashApiToken } from './api-token';
 import { NotAllowedError } from './errors';
 import {
   PROJECT_ROLES, TENANT_PROJECT, USER_ROLES, userProjectName,
-  type Project, type ProjectKind, type ProjectMembership, type ProjectRole, type Tenant, type User, type UserRole,
+  type Project, type ProjectKind, type ProjectMember, type ProjectMembership, type ProjectRole, type Tenant, type User, type UserRole,
 } from './identity';
 import type { CascadeScope } from '../cascade/scope';
 import type { IdentityStore } from './identity-store';
@@ -115,16 +115,28 @@ export class IdentityService {
 
   async addProjectMember(principal: Principal, projectName: string, login: string, role: ProjectRole): Promise<ProjectMembership> {
     if (!PROJECT_ROLES.includes(role)) throw new InvalidInputError('INVALID_ROLE', `Unknown project role '${role}'`, 'role');
-    const project = await this.visibleProject(principal, projectName);
+    const { project, membership: mine } = await this.listedProject(principal, projectName);
     if (project.kind === 'SYSTEM') throw new InvalidInputError('SYSTEM_PROJECT', `'${project.name}' is a system project; its members follow from the tenant`, 'project');
-    const mine = await this.membership(project.id, principal.user.id);
-    if (!isTenantAdmin(principal) && !mine) throw new NotFoundError('Project', project.name);
     if (!isTenantAdmin(principal) && mine?.role !== 'ADMIN') throw new NotAllowedError(`manage members of '${project.name}'`);
     const user = await this.store.findUserByLogin(principal.tenant.id, login);
     if (!user) throw new NotFoundError('User', login);
     const membership = await this.store.upsertMembership(project.id, user.id, role);
     this.memberships.delete(membershipKey(project.id, user.id));
     return membership;
+  }
+
+  /** Every user of the caller's tenant for tenant (and system) admins; only the caller for anyone else. */
+  async listUsers(principal: Principal): Promise<User[]> {
+    return isTenantAdmin(principal) ? this.store.listUsers(principal.tenant.id) : [principal.user];
+  }
+
+  /**
+   * The members of a project the caller can see (as `listProjects` decides); any other project is
+   * NOT_FOUND. System projects have no members of their own: theirs follow from the tenant.
+   */
+  async listProjectMembers(principal: Principal, projectName: string): Promise<ProjectMember[]> {
+    const { project } = await this.listedProject(principal, projectName);
+    return this.store.listProjectMembers(project.id);
   }
 
   /** Projects the caller can see: its own system project, `_tenant`, and member (or all, for admins) projects. */
@@ -168,8 +180,11 @@ export class IdentityService {
     return this.store.listMemberships(principal.user.id);
   }
 
-  private async visibleProject(principal: Principal, name: string): Promise<Project> {
-    return (await this.findProject(principal, name)).project;
+  /** A project that `listProjects` would show the caller; NOT_FOUND for a normal project it is no member of, unless admin. */
+  private async listedProject(principal: Principal, name: string): Promise<{ project: Project; membership: ProjectMembership | null }> {
+    const found = await this.findProject(principal, name);
+    if (found.project.kind === 'NORMAL' && !found.membership && !isTenantAdmin(principal)) throw new NotFoundError('Project', found.project.name);
+    return found;
   }
 
   private async visibleTenant(principal: Principal, name: string): Promise<Tenant> {

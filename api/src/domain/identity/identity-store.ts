@@ -1,4 +1,4 @@
-import type { Project, ProjectKind, ProjectMembership, ProjectRole, Tenant, User, UserRole } from './identity';
+import type { Project, ProjectKind, ProjectMember, ProjectMembership, ProjectRole, Tenant, User, UserRole } from './identity';
 
 export interface NewUser {
   readonly tenantId: string;
@@ -26,6 +26,8 @@ export interface IdentityStore {
   /** The user owning a live (not revoked) token with this hash. */
   findUserByTokenHash(tokenHash: string): Promise<User | null>;
   addApiToken(userId: string, tokenHash: string, label: string | null): Promise<void>;
+  /** Every user of the tenant, by login. */
+  listUsers(tenantId: string): Promise<User[]>;
 
   createProject(tenantId: string, name: string, kind: ProjectKind, ownerUserId: string | null): Promise<Project>;
   findProjectByName(tenantId: string, name: string): Promise<Project | null>;
@@ -36,4 +38,6 @@ export interface IdentityStore {
   upsertMembership(projectId: string, userId: string, role: ProjectRole): Promise<ProjectMembership>;
   findMembership(projectId: string, userId: string): Promise<ProjectMembership | null>;
   listMemberships(userId: string): Promise<ProjectMembership[]>;
+  /** The project's members with their users, by login. */
+  listProjectMembers(projectId: string): Promise<ProjectMember[]>;
 }

@@ -41,5 +41,11 @@ export interface ProjectMembership {
   readonly role: ProjectRole;
 }
 
+/** A membership with its user, as a project's member list shows it. */
+export interface ProjectMember {
+  readonly user: User;
+  readonly role: ProjectRole;
+}
+
 export const TENANT_PROJECT = '_tenant';
 export const userProjectName = (login: string): string => `_user_${login}`;

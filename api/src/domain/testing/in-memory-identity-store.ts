@@ -1,7 +1,7 @@
 import { NameTakenError, NotFoundError } from '../errors';
 import {
   TENANT_PROJECT, userProjectName,
-  type Project, type ProjectKind, type ProjectMembership, type ProjectRole, type Tenant, type User,
+  type Project, type ProjectKind, type ProjectMember, type ProjectMembership, type ProjectRole, type Tenant, type User,
 } from '../identity/identity';
 import type { IdentityStore, NewUser } from '../identity/identity-store';
 
@@ -102,6 +102,11 @@ export class InMemoryIdentityStore implements IdentityStore {
     this.tokens.set(tokenHash, Object.freeze({ userId, tokenHash, label }));
   }
 
+  async listUsers(tenantId: string): Promise<User[]> {
+    this.count('listUsers');
+    return [...this.users.values()].filter((u) => u.tenantId === tenantId).sort(byLogin);
+  }
+
   async createProject(tenantId: string, name: string, kind: ProjectKind, ownerUserId: string | null): Promise<Project> {
     this.count('createProject');
     if (!this.tenants.has(tenantId)) throw new NotFoundError('Tenant', tenantId);
@@ -143,6 +148,14 @@ export class InMemoryIdentityStore implements IdentityStore {
     return [...this.memberships.values()].filter((m) => m.userId === userId);
   }
 
+  async listProjectMembers(projectId: string): Promise<ProjectMember[]> {
+    this.count('listProjectMembers');
+    return [...this.memberships.values()]
+      .filter((m) => m.projectId === projectId)
+      .map((m) => ({ user: this.users.get(m.userId)!, role: m.role }))
+      .sort((a, b) => byLogin(a.user, b.user));
+  }
+
   private insertProject(tenantId: string, name: string, kind: ProjectKind, ownerUserId: string | null): Project {
     const project: Project = Object.freeze({ id: this.id('project'), tenantId, name, kind, ownerUserId, createdAt: this.now() });
     this.projects.set(project.id, project);
@@ -167,4 +180,5 @@ export class InMemoryIdentityStore implements IdentityStore {
 }
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byLogin = (a: { login: string }, b: { login: string }) => (a.login < b.login ? -1 : a.login > b.login ? 1 : 0);
 const membershipKey = (projectId: string, userId: string) => `${projectId}/${userId}`;

@@ -101,6 +101,8 @@ export interface TurnComposition {
   /** The token split of the context window and which history messages give way. */
   readonly budget: FittedContext;
   readonly contextWindow: number;
+  /** The chat log the composition was made from (the turn's input included), as model messages. */
+  readonly history: readonly ChatMessage[];
 }
 
 /** Messages a verdict may look back on (the largest useful scanDepth). */
@@ -212,6 +214,7 @@ export class TurnRunner {
       for (const prompt of start) {
         await store.appendMessage(tenantId, processId, turn.id, { role: 'user', senderName: '_guard', content: prompt, toolCall: null });
       }
+      const history = [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))];
       await sink.emit('SkillVerdicts', verdicts(process, composition));
       await sink.emit('PromptComposed', {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
@@ -220,7 +223,7 @@ export class TurnRunner {
         tokens: composition.budget.split, budget: composition.budget.summary, droppedHistory: composition.budget.dropped.length,
         catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
       });
-      const result = await this.runEngine(running, turn, engine, composition, sink, text, principal);
+      const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal);
       await text.flush();
       await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage, openSkillsBefore: running.openSkills });
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
@@ -259,11 +262,13 @@ export class TurnRunner {
     }
   }
 
-  private async runEngine(process: Process, turn: Turn, engine: Engine, composition: TurnComposition, sink: TurnEventSink, text: TextBatcher, principal: Principal): Promise<TurnResult> {
+  private async runEngine(
+    process: Process, turn: Turn, engine: Engine, composition: TurnComposition, log: readonly ChatMessage[], sink: TurnEventSink, text: TextBatcher, principal: Principal,
+  ): Promise<TurnResult> {
     const { store, provider } = this.deps;
     const params = process.engineParams;
     // The context budget (issue 8): history gives way, oldest first; the skills section never does.
-    const history = fitHistory(composition, toChatMessages(await store.listMessages(process.tenantId, process.id))).history;
+    const history = fitHistory(composition, [...log]).history;
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
     const { sampling } = resolveSampling({ params });
     const allowed = new Set(composition.pool.allowed);
@@ -426,8 +431,9 @@ export class TurnRunner {
       model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
       verdicts: prepared.verdicts, openSkills, catalog, contextWindow,
     };
-    const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, toChatMessages(messages)).fitted;
-    return { ...partial, budget };
+    const history = toChatMessages(messages);
+    const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history).fitted;
+    return { ...partial, budget, history };
   }
 
   /** A registered client tool as a tool of this turn: a call goes to the session's client. */

@@ -571,6 +571,11 @@ export type Query = {
   /** A process the caller may see (its owner, project admins, tenant admins). */
   readonly process: Process;
   readonly processes: ReadonlyArray<Process>;
+  /**
+   * Members of a project the caller can see (its members and tenant admins; any other project is
+   * NOT_FOUND, as `projects` does not list it), by login. System projects have no members of their own.
+   */
+  readonly projectMembers: ReadonlyArray<ProjectMembership>;
   /** Projects the caller can see in its tenant. */
   readonly projects: ReadonlyArray<Project>;
   readonly recipe?: Maybe<Recipe>;
@@ -600,6 +605,8 @@ export type Query = {
   /** Every tenant for system admins, the caller's own otherwise. */
   readonly tenants: ReadonlyArray<Tenant>;
   readonly turns: ReadonlyArray<Turn>;
+  /** Every user of the caller's tenant for tenant and system admins, only the caller otherwise; by login. */
+  readonly users: ReadonlyArray<User>;
   /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
   readonly validateDocument: ReadonlyArray<Diagnostic>;
 };
@@ -672,6 +679,11 @@ export type QueryProcessArgs = {
 export type QueryProcessesArgs = {
   project: Scalars['String']['input'];
   session?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryProjectMembersArgs = {
+  project: Scalars['String']['input'];
 };
 
 
@@ -1754,6 +1766,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   messages?: Resolver<ReadonlyArray<ResolversTypes['ChatLogMessage']>, ParentType, ContextType, RequireFields<QueryMessagesArgs, 'processId'>>;
   process?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<QueryProcessArgs, 'id'>>;
   processes?: Resolver<ReadonlyArray<ResolversTypes['Process']>, ParentType, ContextType, RequireFields<QueryProcessesArgs, 'project'>>;
+  projectMembers?: Resolver<ReadonlyArray<ResolversTypes['ProjectMembership']>, ParentType, ContextType, RequireFields<QueryProjectMembersArgs, 'project'>>;
   projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['Recipe']>, ParentType, ContextType, RequireFields<QueryRecipeArgs, 'name'>>;
   recipes?: Resolver<ResolversTypes['RecipeList'], ParentType, ContextType, Partial<QueryRecipesArgs>>;
@@ -1767,6 +1780,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
   turns?: Resolver<ReadonlyArray<ResolversTypes['Turn']>, ParentType, ContextType, RequireFields<QueryTurnsArgs, 'processId'>>;
+  users?: Resolver<ReadonlyArray<ResolversTypes['User']>, ParentType, ContextType>;
   validateDocument?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
 };
 
