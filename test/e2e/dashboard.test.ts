@@ -3,8 +3,9 @@
  * built admin/dist at /admin, driven in Debian's Chromium by playwright-core (never a browser
  * download). Covers log in, a skill edit whose diagnostic lands on its line, overriding a bundled
  * skill into the project (and deleting it again), the recipe whitelist (lockdown and back), a live
- * turn stream after sending a message, the trigger bench, settings (provider keys; users and
- * members) and logout on a 401.
+ * turn stream after sending a message, a process's activation (verdicts, token split) and
+ * regenerating its last turn, the trigger bench, settings (provider keys; users and members) and
+ * logout on a 401.
  * Screenshots of each main page go to test/e2e/screenshots/ (git-ignored).
  * Skipped only when /usr/bin/chromium is missing (CI installs it: .ci/run).
  */
@@ -169,17 +170,34 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await page.getByTestId('resolve-preview').getByText('Params', { exact: true }).waitFor();
   });
 
-  it('spawns a process, sends a message and watches the turn stream live', async () => {
+  it('spawns a process, sends a message, watches the turn stream live, sees the activation and regenerates the turn', async () => {
     await go('/processes');
     await page.getByTestId('spawn-process').click();
     await page.getByTestId('turn-stream').waitFor();
     await page.getByTestId('stream-status').filter({ hasText: 'live' }).waitFor();
+    // Nothing to regenerate yet: the API's NOT_FOUND shows as a notification.
+    await page.getByTestId('regenerate-turn').click();
+    await page.getByText(/Turn 'last turn of .*' not found/).waitFor();
     await page.getByTestId('message-input').fill('hello dashboard');
     await page.getByTestId('send-message').click();
     await page.getByTestId('stream-text').filter({ hasText: 'You said: hello dashboard' }).waitFor({ timeout: 20_000 });
     await page.getByTestId('stream-steps').filter({ hasText: 'TurnFinished' }).waitFor({ timeout: 20_000 });
     await page.getByTestId('history').getByText('hello dashboard').first().waitFor();
     await shot('process-stream');
+
+    // Activation (issue 8): the next turn's verdicts and the token split, read from composeTurnPreview.
+    await page.getByTestId('activation-verdicts').locator('tr[data-skill="typescript-style"]').filter({ hasText: 'off' }).waitFor();
+    await page.getByTestId('token-split').filter({ hasText: /system [\d,]+ .* of [\d,]+ tokens/ }).waitFor();
+    await page.getByTestId('open-skills').filter({ hasText: 'none' }).waitFor();
+    await page.getByTestId('guards').getByText('No guards.').waitFor();
+    // Regenerate: the turn is taken back (REGENERATED) and its input runs again as a new turn.
+    await page.getByTestId('regenerate-turn').click();
+    await expect.poll(() => page.getByTestId('stream-steps').locator('[data-type="TurnFinished"]').count(), { timeout: 20_000 }).toBe(2);
+    await page.getByTestId('history').locator('[data-testid="turn-row"][data-status="REGENERATED"]').waitFor();
+    await page.getByTestId('history').locator('[data-testid="turn-row"][data-status="FINISHED"]').waitFor();
+    await page.getByTestId('stream-regenerated').waitFor();
+    await page.getByTestId('stream-steps').locator('[data-type="SkillVerdicts"]').filter({ hasText: /^SkillVerdicts: \d+ of \d+ on/ }).first().waitFor();
+    await shot('process-activation');
     await go('/processes');
     await page.getByTestId('active-skills').first().waitFor();
     await shot('processes');

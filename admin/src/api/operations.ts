@@ -6,7 +6,7 @@ import { gql } from './graphql';
 import { session } from './session';
 import type {
   ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
-  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, Turn, UserRow, VanceDocument,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, Turn, TurnActivation, UserRow, VanceDocument,
 } from './types';
 
 const DIAG = 'severity message path line column field';
@@ -16,7 +16,8 @@ const SKILL = `name path source shadowed documentVersion status title descriptio
 const RECIPE = `name path source shadowed valid diagnostics { ${DIAG} } description engine title category locked listed
   defaultActiveSkills allowedSkills profiles { name }`;
 const PROCESS = `id name project session { id name } status engine recipe recipeSource allowedSkills locked turnRequestedAt createdAt updatedAt
-  activeSkills { name source oneShot fromRecipe activatedAt args reason } pending { id sender senderName content createdAt }`;
+  activeSkills { name source oneShot fromRecipe activatedAt args reason } pending { id sender senderName content createdAt }
+  openSkills recipeGuards guardRounds guards { kind path body installedBy }`;
 const SETTING = 'key value secret hasValue source updatedAt';
 
 /** The project every project-scoped operation uses (null: the tenant). */
@@ -85,6 +86,13 @@ export const ops = {
   turns: (processId: string) => gql<{ turns: Turn[] }>('query($id: ID!) { turns(processId: $id) { id status engine finishReason errorMessage startedAt finishedAt } }', { id: processId }).then((d) => d.turns),
   messages: (processId: string) => gql<{ messages: ChatLogMessage[] }>('query($id: ID!) { messages(processId: $id) { id role senderName content turnId createdAt } }', { id: processId })
     .then((d) => d.messages),
+
+  /** composeTurnPreview, only its activation fields: verdicts, open skills, token split, budget, catalog. */
+  turnActivation: (processId: string) =>
+    gql<{ composeTurnPreview: TurnActivation }>('query($id: ID!) { composeTurnPreview(processId: $id) { verdicts { skill on reason when source } openSkills tokens budget droppedHistory catalog } }',
+      { id: processId }).then((d) => d.composeTurnPreview),
+  regenerateTurn: (processId: string) =>
+    gql<{ regenerateTurn: Process }>(`mutation($id: ID!) { regenerateTurn(processId: $id) { ${PROCESS} } }`, { id: processId }).then((d) => d.regenerateTurn),
 
   settings: (projectName: string | null) => gql<{ settings: Omit<Setting, 'id'>[] }>(`query($project: String) { settings(project: $project) { ${SETTING} } }`, { project: projectName })
     .then((d) => d.settings),

@@ -99,6 +99,17 @@ export interface ResolvedRecipe {
 }
 
 export interface ActiveSkill { name: string; source: Layer; oneShot: boolean; fromRecipe: boolean; activatedAt: string; args: string | null; reason: string }
+/** A guard the `guard` commands installed; it runs at `stop` with the default round cap. */
+export interface RuntimeGuard { kind: 'SCRIPT' | 'INLINE'; path: string | null; body: string | null; installedBy: string | null }
+export type GuardTrigger = 'start' | 'command' | 'stop' | 'terminate' | 'both';
+/** A recipe's `guard:` entry as snapshotted at spawn (seed 004 §6d); Process.recipeGuards is JSON in the schema. */
+export interface RecipeGuard {
+  script: { kind: 'PATH'; path: string } | { kind: 'INLINE'; body: string };
+  params: Record<string, unknown>;
+  trigger: GuardTrigger;
+  maxRounds: number | null;
+  allowTools: boolean;
+}
 export interface PendingMessage { id: string; sender: string; senderName: string; content: string; createdAt: string }
 export interface Process {
   id: string;
@@ -112,6 +123,12 @@ export interface Process {
   activeSkills: ActiveSkill[];
   allowedSkills: string[] | null;
   locked: boolean;
+  /** The `picked` skills the model has open (issue 8). */
+  openSkills: string[];
+  guards: RuntimeGuard[];
+  recipeGuards: RecipeGuard[];
+  /** Guard rounds used since the last user message, by guard key (`recipe:<index>`, `runtime:<path>`, …). */
+  guardRounds: Record<string, number>;
   pending: PendingMessage[];
   turnRequestedAt: string | null;
   createdAt: string;
@@ -119,6 +136,19 @@ export interface Process {
 }
 export interface Turn { id: string; status: string; engine: string; finishReason: string | null; errorMessage: string | null; startedAt: string; finishedAt: string | null }
 export interface ChatLogMessage { id: string; role: string; senderName: string | null; content: string; turnId: string | null; createdAt: string }
+/** Token split of the context window (TurnPreview.tokens and PromptComposed.tokens). */
+export interface TokenSplit { system: number; skills: number; history: number; tools: number; total: number; window: number }
+/** open_skill's catalog: what the catalog budget cut, per skill. */
+export interface SkillCatalog { summary: string; cuts: { skill: string; cut: string }[] }
+/** The activation part of composeTurnPreview: the next turn's verdicts, open skills and context budget. */
+export interface TurnActivation {
+  verdicts: SkillVerdict[];
+  openSkills: string[];
+  tokens: TokenSplit;
+  budget: string;
+  droppedHistory: number;
+  catalog: SkillCatalog | null;
+}
 export interface TurnEvent { id: string; processId: string; turnId: string; type: string; payload: Record<string, unknown>; at: string }
 
 export interface Setting { id: string; key: string; value: string | null; secret: boolean; hasValue: boolean; source: string | null; updatedAt: string | null }

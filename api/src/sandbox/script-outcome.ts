@@ -27,7 +27,7 @@ export function decodeReply(reply: unknown, ctx: OutcomeContext): JsonValue | Sc
   if (typeof reply !== 'string' || (reply[0] !== 'v' && reply[0] !== 'e')) return malformed;
   const body = reply.slice(1);
   if (reply[0] === 'v' && jsonDepthExceeds(body, ctx.maxDepth)) {
-    return new ScriptError('OUTPUT', `${ctx.filename}: the result is nested deeper than ${ctx.maxDepth} levels`);
+    return new ScriptError('MEMORY', `${ctx.filename}: the result is nested deeper than ${ctx.maxDepth} levels`);
   }
   let parsed: unknown;
   try {
@@ -41,7 +41,7 @@ export function decodeReply(reply: unknown, ctx: OutcomeContext): JsonValue | Sc
 
 function guestFailure(failure: GuestFailure, ctx: OutcomeContext): ScriptError {
   if (failure.kind === 'RESULT_SIZE') {
-    return new ScriptError('OUTPUT', `${ctx.filename}: the result is ${String(failure.size)} characters of JSON, over the limit of ${ctx.maxResultChars}`);
+    return new ScriptError('MEMORY', `${ctx.filename}: the result is ${String(failure.size)} characters of JSON, over the limit of ${ctx.maxResultChars}`);
   }
   const line = lineOf(String(failure.stack), ctx.sourceUrl);
   const where = line === null ? ` (${ctx.filename})` : ` (${ctx.filename}:${line})`;
@@ -49,7 +49,7 @@ function guestFailure(failure: GuestFailure, ctx: OutcomeContext): ScriptError {
   if (failure.kind === 'HOST' && host?.kind === 'HOST') {
     return new ScriptError('HOST', capText(`${host.label} failed: ${host.message}${where}`), line);
   }
-  if (failure.kind === 'OUTPUT') return new ScriptError('OUTPUT', capText(`${String(failure.message)}${where}`), line);
+  if (failure.kind === 'OUTPUT') return new ScriptError('MEMORY', capText(`${String(failure.message)}${where}`), line);
   return new ScriptError('GUEST', capText(`${String(failure.name)}: ${String(failure.message)}${where}`), line);
 }
 

@@ -145,7 +145,7 @@ describe('ScriptSandbox args and bindings', () => {
   it('refuses args beyond the size cap before running anything', async () => {
     const small = new ScriptSandbox({ maxHostArgChars: 100 });
     try {
-      expect((await failure('1', { args: 'x'.repeat(500) }, small)).kind).toBe('OUTPUT');
+      expect((await failure('1', { args: 'x'.repeat(500) }, small)).kind).toBe('MEMORY');
     } finally {
       small.dispose();
     }
@@ -302,41 +302,41 @@ try { null.x; } catch (e) { e.stack; }
     await stillWorks();
   });
 
-  it('never copies a 100 MB string result to the host: OUTPUT or MEMORY', async () => {
+  it('never copies a 100 MB string result to the host: MEMORY (isolate limit or result cap)', async () => {
     const error = await failure("'x'.repeat(100 * 1024 * 1024)", { timeoutMs: 10_000 });
-    expect(['OUTPUT', 'MEMORY']).toContain(error.kind);
+    expect(error.kind).toBe('MEMORY');
     await stillWorks();
   });
 
-  it('refuses a result over maxResultChars with OUTPUT', async () => {
+  it('refuses a result over maxResultChars with MEMORY, naming the cap', async () => {
     const small = new ScriptSandbox({ maxResultChars: 1000 });
     try {
       const error = await failure("'x'.repeat(5000)", {}, small);
-      expect(error.kind).toBe('OUTPUT');
+      expect(error.kind).toBe('MEMORY');
       expect(await run("'x'.repeat(500)", {}, small)).toHaveLength(500);
     } finally {
       small.dispose();
     }
   });
 
-  it('refuses a result nested deeper than maxDepth with OUTPUT', async () => {
-    expect((await failure('let o = [];\nfor (let i = 0; i < 100; i++) o = [o];\no')).kind).toBe('OUTPUT');
+  it('refuses a result nested deeper than maxDepth with MEMORY', async () => {
+    expect((await failure('let o = [];\nfor (let i = 0; i < 100; i++) o = [o];\no')).kind).toBe('MEMORY');
   });
 
-  it('refuses a huge argument to a host function without calling it (OUTPUT if uncaught)', async () => {
+  it('refuses a huge argument to a host function without calling it (MEMORY if uncaught)', async () => {
     let called = 0;
     const bindings = { echo: () => { called++; return 1; } };
     const caught = await run("try { vance.echo('x'.repeat(2e6)) } catch (e) { e.name + ': ' + e.message }", { bindings, timeoutMs: 10_000 });
     expect(caught).toMatch(/^RangeError: vance\.echo: the arguments: \d+ characters of JSON, over the limit of 1000000$/);
-    expect((await failure("vance.echo('x'.repeat(2e6))", { bindings, timeoutMs: 10_000 })).kind).toBe('OUTPUT');
+    expect((await failure("vance.echo('x'.repeat(2e6))", { bindings, timeoutMs: 10_000 })).kind).toBe('MEMORY');
     expect(called).toBe(0);
     await stillWorks();
   });
 
-  it('refuses an argument nested deeper than maxDepth on the host side (OUTPUT if uncaught)', async () => {
+  it('refuses an argument nested deeper than maxDepth on the host side (MEMORY if uncaught)', async () => {
     let called = 0;
     const bindings = { echo: () => { called++; return 1; } };
-    expect((await failure('let o = {};\nfor (let i = 0; i < 100; i++) o = { o };\nvance.echo(o)', { bindings })).kind).toBe('OUTPUT');
+    expect((await failure('let o = {};\nfor (let i = 0; i < 100; i++) o = { o };\nvance.echo(o)', { bindings })).kind).toBe('MEMORY');
     expect(called).toBe(0);
   });
 

@@ -100,7 +100,7 @@ export class ScriptSandbox implements ScriptRunner {
     const argsJson = JSON.stringify(request.args ?? null);
     const { maxHostArgChars, maxDepth } = this.limits;
     if (argsJson.length > maxHostArgChars || jsonDepthExceeds(argsJson, maxDepth)) {
-      throw new ScriptError('OUTPUT', `${request.filename}: args exceed ${maxHostArgChars} characters of JSON or ${maxDepth} levels of nesting`);
+      throw new ScriptError('MEMORY', `${request.filename}: args exceed ${maxHostArgChars} characters of JSON or ${maxDepth} levels of nesting`);
     }
     const setup: GuestSetup = {
       args: request.args ?? null,

@@ -5,8 +5,12 @@
  * `sandbox/script-sandbox.ts` (isolated-vm); the domain only sees this interface.
  */
 
-/** Why a script run failed. OUTPUT: the result (or a binding argument) exceeded its size/depth cap. */
-export type ScriptErrorKind = 'TIMEOUT' | 'MEMORY' | 'GUEST' | 'HOST' | 'OUTPUT';
+/**
+ * Why a script run failed (STYLE "Errors"): TIMEOUT (time limit), MEMORY (the isolate's memory limit,
+ * or a result or argument over its size/depth cap — the message says which), GUEST (the script threw
+ * or does not parse), HOST (a `vance.*` binding failed and the script did not catch it).
+ */
+export type ScriptErrorKind = 'TIMEOUT' | 'MEMORY' | 'GUEST' | 'HOST';
 
 /** The one error class of the sandbox: a kind, a message for the model/log, and the guest line if known. */
 export class ScriptError extends Error {
