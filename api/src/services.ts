@@ -153,7 +153,16 @@ export function createServices(adapters: ServiceAdapters): Services {
     triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: turnCaches.indexes }),
     // `command` guards run right after engine commands, outside a turn: no turn events, no tools.
     afterCommands: async (principal, process, scope, commands) => {
-      const outcome = await guards.run({ point: 'command', process, scope, principal, task: commands.join('\n'), output: '', emit: async () => undefined });
+      // Outside a turn, a guard's run is a process event (processEvents) instead of a GuardRan turn event.
+      const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
+        if (type !== 'GuardRan') return;
+        const failed = payload.failed as { kind: string; message: string } | undefined;
+        await processes.deps.events.emit(process, {
+          type: 'GUARD_RAN', guard: String(payload.guard), point: String(payload.point), continued: payload.continued === true,
+          skipped: typeof payload.skipped === 'string' ? payload.skipped : null, failed: failed ? { kind: failed.kind, message: failed.message } : null,
+        });
+      };
+      const outcome = await guards.run({ point: 'command', process, scope, principal, task: commands.join('\n'), output: '', emit });
       return outcome.continueWith.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content }));
     },
   });

@@ -353,6 +353,26 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(toolResult(gone, 'skill_calc__foot').preview).toMatch(/No client is connected to this session/);
   }, 60_000);
 
+  it('a client that reconnects gets the calls still waiting for an answer', async () => {
+    const first = s.ws();
+    const calls = collect<{ clientToolCalls: any }>(first, CALLS, { sessionId: calcSession });
+    await new Promise((r) => setTimeout(r, 150));
+    await s.gql(REGISTER, { sessionId: calcSession, tools: [{ name: 'browser_open', labels: ['browser'] }] });
+    const turn = runTurns(s, calc, 'call browser_open {"url": "reconnect"}');
+    const call = (await calls.next(10_000)).data!.clientToolCalls;
+    // The client reconnects before answering: the new subscription gets the pending call at once.
+    const second = s.ws();
+    const again = collect<{ clientToolCalls: any }>(second, CALLS, { sessionId: calcSession });
+    expect((await again.next(10_000)).data!.clientToolCalls).toMatchObject({ callId: call.callId, tool: 'browser_open' });
+    await first.dispose();
+    await new Promise((r) => setTimeout(r, 150));
+    // The second connection keeps the registration alive, and its answer lands.
+    expect((await s.gql(`query Q($id: ID!) { clientTools(sessionId: $id) { tools { name } } }`, { id: calcSession })).data!.clientTools.tools).toEqual([{ name: 'browser_open' }]);
+    await s.gql(SUBMIT, { sessionId: calcSession, callId: call.callId, result: 'after reconnect' });
+    expect(toolResult(await turn, 'browser_open')).toMatchObject({ isError: false, preview: 'after reconnect' });
+    await second.dispose();
+  }, 60_000);
+
   it('registration refuses bad tools with the field that is wrong, and changes nothing', async () => {
     const bad = await s.gql(REGISTER, { sessionId: calcSession, tools: [{ name: 'ok_tool' }, { name: 'skill_x__y' }] });
     expect(codeOf(bad)).toBe('BAD_USER_INPUT');
@@ -456,8 +476,14 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
   it('a command guard runs after engine commands and queues its follow-up', async () => {
     const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'command-guarded', name: 'commanded' } })).data!.spawnProcess.id;
     const events = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id });
+    const processEvents = collect<{ processEvents: any }>(s.ws(), `subscription P($id: ID!) { processEvents(processId: $id) {
+      type ... on GuardRanEvent { guard point continued skipped failed } ... on CommandRanEvent { command } } }`, { id });
     await new Promise((r) => setTimeout(r, 100));
     expect((await s.gql(ACTIVATE, { id, name: 'tidy' })).errors).toBeUndefined();
+    const seen: any[] = [];
+    while (!seen.some((e) => e.type === 'GUARD_RAN')) seen.push((await processEvents.next(10_000)).data!.processEvents);
+    expect(seen.find((e) => e.type === 'COMMAND_RAN')).toMatchObject({ command: 'guard clear' });
+    expect(seen.find((e) => e.type === 'GUARD_RAN')).toEqual({ type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: true, skipped: null, failed: null });
     const first: Ev[] = [];
     while (!first.some((e) => e.type === 'TurnFinished')) first.push((await events.next(20_000)).data!.turnEvents);
     expect(first[0]!.payload.input[0]).toMatchObject({ sender: 'GUARD', senderName: '_guard', preview: 'Commands ran: guard clear' });

@@ -68,6 +68,17 @@ export class TypeOrmClientToolStore implements ClientToolStore {
     return rows[0] ? toStored(rows[0]) : null;
   }
 
+  async listPendingCalls(tenantId: string, sessionId: string): Promise<ClientToolCall[]> {
+    if (!isUuid(tenantId) || !isUuid(sessionId)) return [];
+    const rows: CallRow[] = await this.dataSource.query(
+      `SELECT ${CALL_COLUMNS} FROM client_tool_calls
+       WHERE tenant_id = $1 AND session_id = $2 AND status = 'PENDING' AND deadline > clock_timestamp()
+       ORDER BY created_at, id`,
+      [tenantId, sessionId],
+    );
+    return rows.map(toCall);
+  }
+
   async answerCall(tenantId: string, callId: string, answer: ClientToolAnswer): Promise<boolean> {
     if (!isUuid(tenantId) || !isUuid(callId)) return false;
     const isError = 'error' in answer;

@@ -96,12 +96,20 @@ export class ClientToolService {
     const tenantId = principal.tenant.id;
     const key = `${tenantId}/${sessionId}`;
     const stream = new PushIterator<ClientToolCall>(1_000);
+    const delivered = new Set<string>();
+    const deliver = (call: ClientToolCall): void => {
+      if (delivered.has(call.callId)) return;
+      delivered.add(call.callId);
+      stream.push(call);
+    };
     stream.onClose(this.deps.bus.subscribe<CallNotice>(CLIENT_TOOL_CALLS_TOPIC, (n) => {
       if (n.tenantId !== tenantId || n.sessionId !== sessionId) return;
       void this.deps.store.findCall(tenantId, n.callId).then((call) => {
-        if (call && call.status === 'PENDING') stream.push(call);
+        if (call && call.status === 'PENDING') deliver(call);
       }, () => undefined);
     }));
+    // A client that reconnects gets the calls still waiting for an answer (after listening, so none is missed).
+    for (const call of await this.deps.store.listPendingCalls(tenantId, sessionId)) deliver(call);
     this.presence.set(key, (this.presence.get(key) ?? 0) + 1);
     stream.onClose(() => {
       const left = (this.presence.get(key) ?? 1) - 1;

@@ -10,6 +10,8 @@ export interface ClientToolStore {
   findRegistration(tenantId: string, sessionId: string): Promise<ClientToolRegistration | null>;
   createCall(call: NewClientToolCall): Promise<ClientToolCall>;
   findCall(tenantId: string, callId: string): Promise<StoredClientToolCall | null>;
+  /** The session's calls still PENDING before their deadline, oldest first (a client that reconnects gets them). */
+  listPendingCalls(tenantId: string, sessionId: string): Promise<ClientToolCall[]>;
   /** Records the answer if the call is still PENDING; false when it was answered or expired before. */
   answerCall(tenantId: string, callId: string, answer: ClientToolAnswer): Promise<boolean>;
   /** Marks a PENDING call EXPIRED; false when it was answered first. */

@@ -11,7 +11,11 @@ export type ProcessEvent =
   | { readonly type: 'TURN_SCHEDULED'; readonly reason: string }
   | { readonly type: 'CHILD_SPAWNED'; readonly childId: string; readonly childName: string; readonly skill: string }
   | { readonly type: 'COMMAND_RAN'; readonly command: string; readonly verb: string; readonly detail: string }
-  | { readonly type: 'COMMAND_FAILED'; readonly command: string; readonly verb: string; readonly error: string };
+  | { readonly type: 'COMMAND_FAILED'; readonly command: string; readonly verb: string; readonly error: string }
+  | {
+      readonly type: 'GUARD_RAN'; readonly guard: string; readonly point: string; readonly continued: boolean;
+      readonly skipped: string | null; readonly failed: { readonly kind: string; readonly message: string } | null;
+    };
 
 export type ProcessEventType = ProcessEvent['type'];
 

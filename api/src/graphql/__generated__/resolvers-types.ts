@@ -221,6 +221,22 @@ export type EffectiveDocument = {
   readonly source: Layer;
 };
 
+/** A guard that ran outside a turn (trigger `command`, after engine commands); inside a turn see the GuardRan turn event. */
+export type GuardRanEvent = ProcessEvent & {
+  readonly __typename?: 'GuardRanEvent';
+  readonly at: Scalars['DateTime']['output'];
+  /** It asked the engine to go on (a follow-up was queued). */
+  readonly continued: Scalars['Boolean']['output'];
+  /** { kind, message } when it failed (fail-open). */
+  readonly failed?: Maybe<Scalars['JSON']['output']>;
+  readonly guard: Scalars['String']['output'];
+  readonly point: Scalars['String']['output'];
+  readonly processId: Scalars['ID']['output'];
+  /** Why it did not run, e.g. the round cap. */
+  readonly skipped?: Maybe<Scalars['String']['output']>;
+  readonly type: ProcessEventType;
+};
+
 /**
  * The cascade layers, innermost first. A lookup takes the first layer that holds a path, whole
  * (no field merge). RESOURCE is the bundled, read-only layer shipped in `vance-defaults/`.
@@ -482,6 +498,7 @@ export type ProcessEventType =
   | 'CHILD_SPAWNED'
   | 'COMMAND_FAILED'
   | 'COMMAND_RAN'
+  | 'GUARD_RAN'
   | 'MESSAGE_QUEUED'
   | 'PROCESS_SPAWNED'
   | 'SKILL_ACTIVATED'
@@ -1345,6 +1362,7 @@ export type ResolversTypes = {
   DocumentChangedEvent: ResolverTypeWrapper<DocumentChangedModel>;
   DocumentRevision: ResolverTypeWrapper<DocumentRevisionEntity>;
   EffectiveDocument: ResolverTypeWrapper<EffectiveDocumentModel>;
+  GuardRanEvent: ResolverTypeWrapper<GuardRanEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
@@ -1431,6 +1449,7 @@ export type ResolversParentTypes = {
   DocumentChangedEvent: DocumentChangedModel;
   DocumentRevision: DocumentRevisionEntity;
   EffectiveDocument: EffectiveDocumentModel;
+  GuardRanEvent: GuardRanEvent;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
@@ -1620,6 +1639,18 @@ export type EffectiveDocumentResolvers<ContextType = GraphQLContext, ParentType 
   source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
 };
 
+export type GuardRanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GuardRanEvent'] = ResolversParentTypes['GuardRanEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  continued?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  failed?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  guard?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  point?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  skipped?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
@@ -1714,7 +1745,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
 };
 
 export type ProcessEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessEvent'] = ResolversParentTypes['ProcessEvent']> = {
-  __resolveType: TypeResolveFn<'ChildSpawnedEvent' | 'CommandFailedEvent' | 'CommandRanEvent' | 'MessageQueuedEvent' | 'ProcessSpawnedEvent' | 'SkillActivatedEvent' | 'SkillClearedEvent' | 'SkillRefusedEvent' | 'TurnScheduledEvent', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'ChildSpawnedEvent' | 'CommandFailedEvent' | 'CommandRanEvent' | 'GuardRanEvent' | 'MessageQueuedEvent' | 'ProcessSpawnedEvent' | 'SkillActivatedEvent' | 'SkillClearedEvent' | 'SkillRefusedEvent' | 'TurnScheduledEvent', ParentType, ContextType>;
 };
 
 export type ProcessSpawnedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessSpawnedEvent'] = ResolversParentTypes['ProcessSpawnedEvent']> = {
@@ -2133,6 +2164,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DocumentChangedEvent?: DocumentChangedEventResolvers<ContextType>;
   DocumentRevision?: DocumentRevisionResolvers<ContextType>;
   EffectiveDocument?: EffectiveDocumentResolvers<ContextType>;
+  GuardRanEvent?: GuardRanEventResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   ListedRecipe?: ListedRecipeResolvers<ContextType>;
   ListedRecipes?: ListedRecipesResolvers<ContextType>;

@@ -51,6 +51,7 @@ const EVENT_TYPES = {
   CHILD_SPAWNED: 'ChildSpawnedEvent',
   COMMAND_RAN: 'CommandRanEvent',
   COMMAND_FAILED: 'CommandFailedEvent',
+  GUARD_RAN: 'GuardRanEvent',
 } as const;
 
 export const ProcessEvent: ProcessEventResolvers = {
