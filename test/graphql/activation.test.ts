@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
-import pino from 'pino';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import { startVance, type RunningVance } from '../../api/src/app';
-import { loadConfig } from '../../api/src/config';
 import { ModelCallError } from '../../api/src/domain/llm/errors';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
-import { ADMIN_TOKEN, codeOf, collect, type GraphQLResult } from './harness';
+import { codeOf, collect, startTestVance, type TestVance } from './harness';
 
 /**
  * Issue 8 end to end: `when` always / mentioned / picked, trigger controls over the scan window,
@@ -60,34 +55,9 @@ const DOCS: Record<string, string> = {
 
 interface Ev { id: string; turnId: string; type: string; payload: any }
 
-interface Started {
-  vance: RunningVance;
-  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult<T>>;
-  ws(): Client;
-  close(): Promise<void>;
-}
+type Started = TestVance;
 
-async function start(database: Database): Promise<Started> {
-  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
-  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: new TestProvider() });
-  const clients: Client[] = [];
-  return {
-    vance,
-    gql: async (query, variables = {}) => {
-      const res = await fetch(vance.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ query, variables }) });
-      return (await res.json()) as GraphQLResult<any>;
-    },
-    ws: () => {
-      const client = createClient({ url: vance.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` }, retryAttempts: 0, lazy: true });
-      clients.push(client);
-      return client;
-    },
-    close: async () => {
-      await Promise.all(clients.map((c) => c.dispose()));
-      await vance.close();
-    },
-  };
-}
+const start = (database: Database): Promise<Started> => startTestVance(database, {}, { modelProvider: new TestProvider() });
 
 const PUT = `mutation Put($path: String!, $content: String!) { putDocument(layer: VANCE, path: $path, content: $content) { version } }`;
 const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id } }`;

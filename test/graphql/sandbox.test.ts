@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
-import pino from 'pino';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import { startVance, type RunningVance } from '../../api/src/app';
-import { loadConfig } from '../../api/src/config';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
 import type { ServerTool } from '../../api/src/domain/tools/server-tool';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
-import { ADMIN_TOKEN, codeOf, collect, type GraphQLResult } from './harness';
+import { codeOf, collect, startTestVance, type TestVance } from './harness';
 
 /**
  * Issue 6 end to end over GraphQL: skill scripts as tools (BRAIN in isolated-vm with the vance.*
@@ -76,38 +71,12 @@ const CALC_SKILL = [
   'Calculator.',
 ].join('\n');
 
-interface Started {
-  vance: RunningVance;
-  provider: TestProvider;
-  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLResult<T>>;
-  ws(token?: string): Client;
-  close(): Promise<void>;
-}
+type Started = TestVance & { readonly provider: TestProvider };
 
 async function start(database: Database): Promise<Started> {
-  const config = loadConfig({
-    PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', VANCE_SCRIPT_TIMEOUT_MS: '400', VANCE_CLIENT_TOOL_TIMEOUT_MS: '1500',
-  });
   const provider = new TestProvider();
-  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: provider, extraTools: TOOLS });
-  const clients: Client[] = [];
-  return {
-    vance,
-    provider,
-    gql: async (query, variables = {}, token = ADMIN_TOKEN) => {
-      const res = await fetch(vance.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
-      return (await res.json()) as GraphQLResult<any>;
-    },
-    ws: (token = ADMIN_TOKEN) => {
-      const client = createClient({ url: vance.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: true });
-      clients.push(client);
-      return client;
-    },
-    close: async () => {
-      await Promise.all(clients.map((c) => c.dispose()));
-      await vance.close();
-    },
-  };
+  const vance = await startTestVance(database, { VANCE_SCRIPT_TIMEOUT_MS: '400', VANCE_CLIENT_TOOL_TIMEOUT_MS: '1500' }, { modelProvider: provider, extraTools: TOOLS });
+  return Object.assign(vance, { provider });
 }
 
 const PUT = `mutation Put($layer: Layer!, $project: String, $path: String!, $content: String!) { putDocument(layer: $layer, project: $project, path: $path, content: $content) { version } }`;

@@ -18,4 +18,4 @@ export {
 export { SKILL_PATH_PATTERN, skillDocumentKind, type SkillDocumentKind } from './skill-document-kind';
 export * from './skill-catalog';
 export { regexHazard, type RegexHazard } from './regex-hazard';
-export { ACTIVATION_KEYS } from './parse-activation';
+export { ACTIVATION_KEYS } from './known-keys';

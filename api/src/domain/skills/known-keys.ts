@@ -6,6 +6,19 @@
  * `effort`, `context`, `agent`, `hooks`, `paths`, `shell`). Claude Code's own `arguments` shares
  * Vance's key and is parsed as Vance's (parse-arguments.ts accepts its name-list form).
  */
+/** Issue 8 (seed 003): `when` and the trigger controls, read by parse-activation.ts. */
+export const ACTIVATION_KEYS = [
+  'when',
+  'secondaryTriggers',
+  'selectiveLogic',
+  'caseSensitive',
+  'matchWholeWords',
+  'scanDepth',
+  'frequency',
+  'probability',
+  'closeWhenUnmentioned',
+] as const;
+
 export const VANCE_KEYS = [
   'name',
   'title',
@@ -24,16 +37,7 @@ export const VANCE_KEYS = [
   'deactivate',
   'action',
   'scripts',
-  // issue 8 (seed 003): when and the trigger controls, read by parse-activation.ts
-  'when',
-  'secondaryTriggers',
-  'selectiveLogic',
-  'caseSensitive',
-  'matchWholeWords',
-  'scanDepth',
-  'frequency',
-  'probability',
-  'closeWhenUnmentioned',
+  ...ACTIVATION_KEYS,
 ] as const;
 
 export const DISABLE_MODEL_INVOCATION = 'disable-model-invocation';

@@ -9,17 +9,6 @@ import { DEFAULT_ACTIVATION, SELECTIVE_LOGICS, WHEN_MODES, type SelectiveLogic, 
  * today's matching (seed 000 §4a, DESIGN §10). Booleans per DESIGN §10. Every bad value is a located
  * ERROR naming the field; combinations that do nothing are WARNINGs.
  */
-export const ACTIVATION_KEYS = [
-  'when',
-  'secondaryTriggers',
-  'selectiveLogic',
-  'caseSensitive',
-  'matchWholeWords',
-  'scanDepth',
-  'frequency',
-  'probability',
-  'closeWhenUnmentioned',
-] as const;
 
 export function readActivation(reader: FrontmatterReader, fm: Readonly<Record<string, unknown>>): SkillActivation {
   const d = DEFAULT_ACTIVATION;
