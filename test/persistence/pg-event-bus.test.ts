@@ -62,11 +62,18 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
 
   it('keeps topics apart and stops delivering after unsubscribe', async () => {
     const seen: string[] = [];
-    const off = b.subscribe<string>('one', (p) => seen.push(`one:${p}`));
+    let heardX: () => void = () => undefined;
+    const gotX = new Promise<void>((resolve) => (heardX = resolve));
+    const off = b.subscribe<string>('one', (p) => {
+      seen.push(`one:${p}`);
+      if (p === 'x') heardX();
+    });
     b.subscribe<string>('two', (p) => seen.push(`two:${p}`))();
     const done = next(b, 'marker');
     await a.publish('one', 'x');
     await a.publish('two', 'y');
+    // Delivery is asynchronous: unsubscribe only once 'x' arrived (this raced under CI load).
+    await gotX;
     off();
     await a.publish('one', 'z');
     await a.publish('marker', null);
