@@ -1,7 +1,8 @@
 /** Turns (issue 5): the runner, the store port, events and the chat log. */
 export * from './turn';
 export type { TurnStore } from './turn-store';
-export { TurnRunner, UnknownEngineError, DEFAULT_MAX_ITERATIONS, type TurnComposition, type TurnRunnerDeps, type PromptSection } from './turn-runner';
+export { TurnRunner, UnknownEngineError, DEFAULT_MAX_ITERATIONS, type TurnRunnerDeps } from './turn-runner';
+export { TurnComposer, type TurnComposition, type PromptSection } from './turn-composer';
 export { TurnEventSink, TextBatcher, envelopeOf, MAX_INLINE_PAYLOAD_CHARS } from './turn-event-sink';
 export { ServerToolbox, type TurnToolbox } from './turn-toolbox';
 export { toChatMessages } from './history';

@@ -1,8 +1,7 @@
-import type { CascadeScope } from '../cascade/scope';
 import { DomainError } from '../errors';
 import type { EventBus, Unsubscribe } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
-import type { ChatMessage, ModelProvider, ToolSpec } from '../llm/model-provider';
+import type { ChatMessage, ModelProvider } from '../llm/model-provider';
 import type { Engine, TurnResult } from '../engines/engine';
 import { isKnownEngine } from '../engines/engine-names';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../processes/process-event';
@@ -10,33 +9,27 @@ import { preview } from '../processes/process-events';
 import type { Process } from '../processes/process';
 import type { ProcessService } from '../processes/process-service';
 import type { SkillActivationService } from '../processes/skill-activation-service';
-import { prepareTurn, type TurnCaches } from '../processes/turn-preparation';
+import { type TurnCaches } from '../processes/turn-preparation';
 import type { SkillSetCache } from '../processes/triggers';
-import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
-import { readModelSize, StaticModelCatalog, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
-import { composeSystemPrompt, type PromptRenderContext } from '../recipes/prompt-composition';
+import { StaticModelCatalog, type ModelCatalog } from '../recipes/model-catalog';
 import { resolveSampling } from '../recipes/sampling-params';
-import type { ToolPool } from '../recipes/tool-pool';
 import type { SettingsService } from '../settings/settings-service';
 import type { SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
-import type { ToolCatalog, ToolDescriptor } from '../tools/tool-descriptor';
+import type { ToolCatalog } from '../tools/tool-descriptor';
 import type { ServerTool, ToolInvocationContext, ToolResult, TurnToolContext } from '../tools/server-tool';
-import { ToolRegistry } from '../tools/tool-registry';
 import type { ClientToolSpec } from '../client-tools/client-tool';
 import type { ClientCallOutcome, NewClientToolCall } from '../client-tools';
 import type { GuardPoint, GuardRunner } from '../guards';
 import type { AvailableSkill } from '../skills/skill-resolver';
 import type { TakenMessage } from './turn';
-import { budgetCatalog, fitContext, PendingOpenSkills, skillPickerTools, type BudgetedCatalog, type FittedContext, type SkillVerdict } from '../activation';
-import { newestFirst } from '../processes/triggers/trigger-match';
-import { composeSkillsSection } from '../processes/turn-preparation/skills-section';
-import { toChatMessages } from './history';
 import { callWithDeadline } from './model-call';
 import type { Turn } from './turn';
 import { TextBatcher, TurnEventSink } from './turn-event-sink';
 import type { TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
+import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
+import { positiveInt } from '../shared/positive-int';
 
 export interface TurnRunnerDeps {
   readonly processes: ProcessService;
@@ -72,44 +65,7 @@ export interface TurnRunnerDeps {
 }
 
 export const DEFAULT_MAX_ITERATIONS = 8;
-const DEFAULT_MODEL_SPEC = 'default:fast';
 
-export interface PromptSection {
-  readonly kind: string;
-  readonly text: string;
-}
-
-/** What the model sees for a turn (also the composeTurnPreview answer): prompt sections, tools, model. */
-export interface TurnComposition {
-  readonly model: ResolvedModel;
-  readonly tier: ModelTier;
-  readonly sections: readonly PromptSection[];
-  readonly system: readonly ChatMessage[];
-  readonly pool: ToolPool;
-  readonly tools: readonly ToolSpec[];
-  readonly composedSkills: readonly string[];
-  readonly warnings: readonly { skill: string; message: string }[];
-  readonly scope: CascadeScope;
-  /** This turn's own tools: the composed skills' scripts, the session's client tools, open_skill/close_skill. */
-  readonly turnTools: ToolRegistry;
-  /** Every candidate skill's verdict (issue 8). */
-  readonly verdicts: readonly SkillVerdict[];
-  /** The open `picked` skills of the reply being written (committed when the turn finishes). */
-  readonly openSkills: PendingOpenSkills;
-  /** open_skill's catalog, when picked skills exist: what the budget cut. */
-  readonly catalog: BudgetedCatalog | null;
-  /** The token split of the context window and which history messages give way. */
-  readonly budget: FittedContext;
-  readonly contextWindow: number;
-  /** The chat log the composition was made from (the turn's input included), as model messages. */
-  readonly history: readonly ChatMessage[];
-}
-
-/** Messages a verdict may look back on (the largest useful scanDepth). */
-const MAX_SCAN_DEPTH = 64;
-const DEFAULT_CONTEXT_WINDOW = 128_000;
-/** The share of the context window open_skill's catalog may take (params.skillCatalogShare). */
-const DEFAULT_CATALOG_SHARE = 0.05;
 /** At most this many verdicts ride on a SkillVerdicts event (composeTurnPreview has all). */
 const MAX_EVENT_VERDICTS = 500;
 
@@ -125,10 +81,10 @@ const MAX_EVENT_VERDICTS = 500;
 export class TurnRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private unsubscribe: Unsubscribe | null = null;
-  private readonly catalog: ModelCatalog;
+  private readonly composer: TurnComposer;
 
   constructor(private readonly deps: TurnRunnerDeps) {
-    this.catalog = deps.modelCatalog ?? new StaticModelCatalog();
+    this.composer = new TurnComposer(deps, deps.modelCatalog ?? new StaticModelCatalog());
   }
 
   /** Starts reacting to TURN_SCHEDULED events. */
@@ -180,7 +136,7 @@ export class TurnRunner {
   /** What the model would see next, without calling it (the inbox counts as the next messages). */
   async preview(process: Process): Promise<TurnComposition> {
     const pending = await this.deps.processes.deps.store.listPending(process.tenantId, process.id);
-    return this.compose(process, this.engineOf(process), pending.map((m) => m.content));
+    return this.composer.compose(process, this.engineOf(process), pending.map((m) => m.content));
   }
 
   private engineOf(process: Process): Engine {
@@ -207,7 +163,7 @@ export class TurnRunner {
       if (taken.some((m) => m.sender === 'USER') && Object.keys(process.guardRounds).length > 0) {
         running = await processes.deps.store.update(tenantId, processId, () => ({ guardRounds: {} }));
       }
-      const composition = await this.compose(running, engine);
+      const composition = await this.composer.compose(running, engine);
       const task = taskOf(taken);
       const principal = await this.deps.principalOf(tenantId, process.userId);
       const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '');
@@ -350,105 +306,6 @@ export class TurnRunner {
     return [...outcome.continueWith];
   }
 
-  private async compose(process: Process, engine: Engine, upcoming: readonly string[] = []): Promise<TurnComposition> {
-    const { processes, templates, skills } = this.deps;
-    const messages = await this.deps.store.listMessages(process.tenantId, process.id);
-    const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
-    const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);
-    const params = process.engineParams;
-    const settings = this.deps.settings.reader(process.tenantId, process.projectId);
-    const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
-    const tier = tierFor(this.catalog, model.provider, model.model, readModelSize(params.modelSize) ?? 'AUTO');
-    const context: PromptRenderContext = {
-      tier, model: model.model, provider: model.provider.toLowerCase(), mode: 'NORMAL', profile: process.connectionProfile ?? '',
-      recipe: process.recipeName ?? '', engine: process.engine, lang: '', params,
-    };
-    const composed = await composeSystemPrompt(templates, engine.defaultPrompt, {
-      promptOverride: process.promptOverride, profileAppend: process.profileAppend, promptMode: process.promptMode,
-    }, context);
-    const scope = await processes.scopeOf(process);
-    const extra = (await engine.promptSections?.({ process, scope })) ?? [];
-    const adjustments = process.toolAdjustments;
-    const skillList = this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope);
-    const serverTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
-    const serverNames = new Set(serverTools.map((t) => t.name));
-    // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
-    const clientTools = (await this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? []).filter((t) => !serverNames.has(t.name));
-    const prepared = await prepareTurn({
-      skills: skillList,
-      activeSkills: process.activeSkills,
-      allowedSkillsOverride: process.allowedSkillsOverride,
-      message: null,
-      templates,
-      renderContext: { ...context, profileAppend: composed.profileAppend },
-      toolInput: {
-        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description }))],
-        engineAllowed: engine.allowedTools,
-        add: adjustments.add, remove: adjustments.remove, keep: adjustments.keep, dropFirst: adjustments.dropFirst, defer: adjustments.defer,
-        maxTools: positiveInt(params.maxTools) ?? null,
-      },
-      indexKey: `${scope.tenantId}/${scope.projectId ?? ''}/${scope.userProjectId}`,
-      ...(this.deps.turnCaches ? { caches: this.deps.turnCaches } : {}),
-      scan,
-      openSkills: process.openSkills,
-    });
-    const renderContext = { ...context, profileAppend: composed.profileAppend };
-    const prompt = [composed.systemPrompt, ...extra.map((s) => s.text)].join('\n\n');
-    const sections: PromptSection[] = [{ kind: 'SYSTEM_PROMPT', text: composed.systemPrompt }, ...extra];
-    const system: ChatMessage[] = [{ role: 'system', content: prompt }];
-    if (prepared.skillsSection.trim() !== '') {
-      sections.push({ kind: 'SKILLS', text: prepared.skillsSection });
-      system.push({ role: 'system', content: prepared.skillsSection });
-    }
-    if (prepared.toolPool.deferred.length > 0) {
-      const listing = `Also available, call by name: ${prepared.toolPool.deferred.join(', ')}`;
-      sections.push({ kind: 'DEFERRED_TOOLS', text: listing });
-      system.push({ role: 'system', content: listing });
-    }
-    const composedSet = new Set(prepared.composedSkills);
-    const scriptTools = this.deps.scripts?.toolsFor(skillList.filter((s) => composedSet.has(s.name))) ?? [];
-    const openSkills = new PendingOpenSkills(process.openSkills, prepared.closes);
-    const contextWindow = positiveInt(params.contextWindow) ?? DEFAULT_CONTEXT_WINDOW;
-    let catalog: BudgetedCatalog | null = null;
-    let pickerTools: ServerTool[] = [];
-    if (prepared.pickable.length > 0) {
-      const share = typeof params.skillCatalogShare === 'number' && params.skillCatalogShare > 0 && params.skillCatalogShare <= 1 ? params.skillCatalogShare : DEFAULT_CATALOG_SHARE;
-      catalog = budgetCatalog({
-        skills: prepared.pickable.map((s) => ({ name: s.name, description: s.skill.description })),
-        uses: process.skillUses, budgetTokens: Math.floor(contextWindow * share), header: 'Skills:',
-      });
-      pickerTools = skillPickerTools({
-        pickable: prepared.pickable, state: openSkills, catalog,
-        render: async (skill) => (await composeSkillsSection([{ skill, args: null }], templates, renderContext)).text,
-      });
-    }
-    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t))]);
-    // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
-    const own = [...scriptTools, ...pickerTools].map((t) => t.name);
-    const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
-    const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
-    const partial = {
-      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
-      verdicts: prepared.verdicts, openSkills, catalog, contextWindow,
-    };
-    const history = toChatMessages(messages);
-    const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history).fitted;
-    return { ...partial, budget, history };
-  }
-
-  /** A registered client tool as a tool of this turn: a call goes to the session's client. */
-  private clientTool(process: Process, spec: ClientToolSpec): ServerTool {
-    const clientTools = this.deps.clientTools!;
-    const timeoutMs = positiveInt(process.engineParams.clientToolTimeoutMs);
-    return {
-      name: spec.name, labels: spec.labels, description: spec.description, parameters: spec.parameters,
-      invoke: (args, ctx) => clientTools.call({
-        tenantId: process.tenantId, sessionId: process.sessionId, userId: process.userId, processId: process.id,
-        turnId: ctx.turn?.turnId ?? null, kind: 'TOOL', tool: spec.name, arguments: { ...args }, script: null,
-      }, timeoutMs),
-    };
-  }
-
   /** A child's finished turn goes to its parent's inbox as the input of the parent's next turn. */
   private async reportToParent(child: Process, result: TurnResult): Promise<void> {
     const parentId = child.parentProcessId;
@@ -484,44 +341,8 @@ function verdicts(process: Process, composition: TurnComposition): Record<string
   };
 }
 
-/**
- * The history that fits the context window next to the system prompt, the skills section and the
- * tools (issue 8): oldest messages give way first; a tool result is never kept without the call it
- * answers. The skills section is reserved, never dropped.
- */
-function fitHistory(
-  c: Pick<TurnComposition, 'system' | 'sections' | 'tools' | 'contextWindow'> & { readonly skillsText?: string },
-  history: ChatMessage[],
-): { history: ChatMessage[]; fitted: FittedContext } {
-  const skills = c.skillsText ?? c.sections.find((s) => s.kind === 'SKILLS')?.text ?? '';
-  const system = c.sections.filter((s) => s.kind !== 'SKILLS').map((s) => s.text).join('\n\n');
-  const fitted = fitContext({
-    window: c.contextWindow, system, skills, tools: c.tools,
-    history: history.map((m) => ({ role: m.role, content: m.content })),
-  });
-  const keep = new Set(fitted.kept);
-  let kept = history.filter((_m, i) => keep.has(i));
-  while (kept.length > 0 && kept[0]!.role === 'tool') kept = kept.slice(1);
-  return { history: kept, fitted };
-}
-
 /** The user's words of the turn (what a guard judges as the task); other input when there are none. */
 function taskOf(taken: readonly TakenMessage[]): string {
   const user = taken.filter((m) => m.sender === 'USER');
   return (user.length > 0 ? user : taken).map((m) => m.content).join('\n\n');
-}
-
-function withTools(pool: ToolPool, names: readonly string[]): ToolPool {
-  const add = (list: readonly string[]): string[] => [...new Set([...list, ...names])].sort();
-  return { ...pool, allowed: add(pool.allowed), primary: add(pool.primary), deferred: pool.deferred.filter((n) => !names.includes(n)) };
-}
-
-function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {
-  const seen = new Set(a.map((t) => t.name));
-  return [...a, ...b.filter((t) => !seen.has(t.name))];
-}
-
-function positiveInt(value: unknown): number | undefined {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -1,0 +1,207 @@
+/**
+ * What the model sees for a turn (DESIGN §1, issues 5, 6, 8): the system prompt (engine default +
+ * recipe prefix rendered with the §5.1 context + engine sections), the skills section with every
+ * candidate skill's verdict over the scan window, the tool pool with the turn's own tools (skill
+ * scripts, open_skill/close_skill over the budgeted catalog, the session's client tools) and the
+ * context budget. The runner runs the composition; composeTurnPreview shows it.
+ */
+import type { CascadeScope } from '../cascade/scope';
+import type { ChatMessage, ToolSpec } from '../llm/model-provider';
+import type { Engine } from '../engines/engine';
+import type { Process } from '../processes/process';
+import { prepareTurn } from '../processes/turn-preparation';
+import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
+import { readModelSize, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
+import { composeSystemPrompt, type PromptRenderContext } from '../recipes/prompt-composition';
+import type { ToolPool } from '../recipes/tool-pool';
+import type { ToolDescriptor } from '../tools/tool-descriptor';
+import type { ServerTool } from '../tools/server-tool';
+import { ToolRegistry } from '../tools/tool-registry';
+import type { ClientToolSpec } from '../client-tools/client-tool';
+import { budgetCatalog, fitContext, PendingOpenSkills, skillPickerTools, type BudgetedCatalog, type FittedContext, type SkillVerdict } from '../activation';
+import { newestFirst } from '../processes/triggers/trigger-match';
+import { composeSkillsSection } from '../processes/turn-preparation/skills-section';
+import { positiveInt } from '../shared/positive-int';
+import { toChatMessages } from './history';
+import type { TurnRunnerDeps } from './turn-runner';
+
+const DEFAULT_MODEL_SPEC = 'default:fast';
+
+export interface PromptSection {
+  readonly kind: string;
+  readonly text: string;
+}
+
+/** What the model sees for a turn (also the composeTurnPreview answer): prompt sections, tools, model. */
+export interface TurnComposition {
+  readonly model: ResolvedModel;
+  readonly tier: ModelTier;
+  readonly sections: readonly PromptSection[];
+  readonly system: readonly ChatMessage[];
+  readonly pool: ToolPool;
+  readonly tools: readonly ToolSpec[];
+  readonly composedSkills: readonly string[];
+  readonly warnings: readonly { skill: string; message: string }[];
+  readonly scope: CascadeScope;
+  /** This turn's own tools: the composed skills' scripts, the session's client tools, open_skill/close_skill. */
+  readonly turnTools: ToolRegistry;
+  /** Every candidate skill's verdict (issue 8). */
+  readonly verdicts: readonly SkillVerdict[];
+  /** The open `picked` skills of the reply being written (committed when the turn finishes). */
+  readonly openSkills: PendingOpenSkills;
+  /** open_skill's catalog, when picked skills exist: what the budget cut. */
+  readonly catalog: BudgetedCatalog | null;
+  /** The token split of the context window and which history messages give way. */
+  readonly budget: FittedContext;
+  readonly contextWindow: number;
+  /** The chat log the composition was made from (the turn's input included), as model messages. */
+  readonly history: readonly ChatMessage[];
+}
+
+/** Messages a verdict may look back on (the largest useful scanDepth). */
+const MAX_SCAN_DEPTH = 64;
+const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** The share of the context window open_skill's catalog may take (params.skillCatalogShare). */
+const DEFAULT_CATALOG_SHARE = 0.05;
+
+export type TurnComposerDeps = Pick<
+  TurnRunnerDeps,
+  'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools'
+>;
+
+export class TurnComposer {
+  constructor(
+    private readonly deps: TurnComposerDeps,
+    private readonly catalog: ModelCatalog,
+  ) {}
+
+  async compose(process: Process, engine: Engine, upcoming: readonly string[] = []): Promise<TurnComposition> {
+    const { processes, templates, skills } = this.deps;
+    const messages = await this.deps.store.listMessages(process.tenantId, process.id);
+    const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
+    const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);
+    const params = process.engineParams;
+    const settings = this.deps.settings.reader(process.tenantId, process.projectId);
+    const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
+    const tier = tierFor(this.catalog, model.provider, model.model, readModelSize(params.modelSize) ?? 'AUTO');
+    const context: PromptRenderContext = {
+      tier, model: model.model, provider: model.provider.toLowerCase(), mode: 'NORMAL', profile: process.connectionProfile ?? '',
+      recipe: process.recipeName ?? '', engine: process.engine, lang: '', params,
+    };
+    const composed = await composeSystemPrompt(templates, engine.defaultPrompt, {
+      promptOverride: process.promptOverride, profileAppend: process.profileAppend, promptMode: process.promptMode,
+    }, context);
+    const scope = await processes.scopeOf(process);
+    const extra = (await engine.promptSections?.({ process, scope })) ?? [];
+    const adjustments = process.toolAdjustments;
+    const skillList = this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope);
+    const serverTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
+    const serverNames = new Set(serverTools.map((t) => t.name));
+    // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
+    const clientTools = (await this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? []).filter((t) => !serverNames.has(t.name));
+    const prepared = await prepareTurn({
+      skills: skillList,
+      activeSkills: process.activeSkills,
+      allowedSkillsOverride: process.allowedSkillsOverride,
+      message: null,
+      templates,
+      renderContext: { ...context, profileAppend: composed.profileAppend },
+      toolInput: {
+        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description }))],
+        engineAllowed: engine.allowedTools,
+        add: adjustments.add, remove: adjustments.remove, keep: adjustments.keep, dropFirst: adjustments.dropFirst, defer: adjustments.defer,
+        maxTools: positiveInt(params.maxTools) ?? null,
+      },
+      indexKey: `${scope.tenantId}/${scope.projectId ?? ''}/${scope.userProjectId}`,
+      ...(this.deps.turnCaches ? { caches: this.deps.turnCaches } : {}),
+      scan,
+      openSkills: process.openSkills,
+    });
+    const renderContext = { ...context, profileAppend: composed.profileAppend };
+    const prompt = [composed.systemPrompt, ...extra.map((s) => s.text)].join('\n\n');
+    const sections: PromptSection[] = [{ kind: 'SYSTEM_PROMPT', text: composed.systemPrompt }, ...extra];
+    const system: ChatMessage[] = [{ role: 'system', content: prompt }];
+    if (prepared.skillsSection.trim() !== '') {
+      sections.push({ kind: 'SKILLS', text: prepared.skillsSection });
+      system.push({ role: 'system', content: prepared.skillsSection });
+    }
+    if (prepared.toolPool.deferred.length > 0) {
+      const listing = `Also available, call by name: ${prepared.toolPool.deferred.join(', ')}`;
+      sections.push({ kind: 'DEFERRED_TOOLS', text: listing });
+      system.push({ role: 'system', content: listing });
+    }
+    const composedSet = new Set(prepared.composedSkills);
+    const scriptTools = this.deps.scripts?.toolsFor(skillList.filter((s) => composedSet.has(s.name))) ?? [];
+    const openSkills = new PendingOpenSkills(process.openSkills, prepared.closes);
+    const contextWindow = positiveInt(params.contextWindow) ?? DEFAULT_CONTEXT_WINDOW;
+    let catalog: BudgetedCatalog | null = null;
+    let pickerTools: ServerTool[] = [];
+    if (prepared.pickable.length > 0) {
+      const share = typeof params.skillCatalogShare === 'number' && params.skillCatalogShare > 0 && params.skillCatalogShare <= 1 ? params.skillCatalogShare : DEFAULT_CATALOG_SHARE;
+      catalog = budgetCatalog({
+        skills: prepared.pickable.map((s) => ({ name: s.name, description: s.skill.description })),
+        uses: process.skillUses, budgetTokens: Math.floor(contextWindow * share), header: 'Skills:',
+      });
+      pickerTools = skillPickerTools({
+        pickable: prepared.pickable, state: openSkills, catalog,
+        render: async (skill) => (await composeSkillsSection([{ skill, args: null }], templates, renderContext)).text,
+      });
+    }
+    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t))]);
+    // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
+    const own = [...scriptTools, ...pickerTools].map((t) => t.name);
+    const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
+    const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
+    const partial = {
+      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
+      verdicts: prepared.verdicts, openSkills, catalog, contextWindow,
+    };
+    const history = toChatMessages(messages);
+    const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history).fitted;
+    return { ...partial, budget, history };
+  }
+
+  /** A registered client tool as a tool of this turn: a call goes to the session's client. */
+  private clientTool(process: Process, spec: ClientToolSpec): ServerTool {
+    const clientTools = this.deps.clientTools!;
+    const timeoutMs = positiveInt(process.engineParams.clientToolTimeoutMs);
+    return {
+      name: spec.name, labels: spec.labels, description: spec.description, parameters: spec.parameters,
+      invoke: (args, ctx) => clientTools.call({
+        tenantId: process.tenantId, sessionId: process.sessionId, userId: process.userId, processId: process.id,
+        turnId: ctx.turn?.turnId ?? null, kind: 'TOOL', tool: spec.name, arguments: { ...args }, script: null,
+      }, timeoutMs),
+    };
+  }
+}
+
+/**
+ * The history that fits the context window next to the system prompt, the skills section and the
+ * tools (issue 8): oldest messages give way first; a tool result is never kept without the call it
+ * answers. The skills section is reserved, never dropped.
+ */
+export function fitHistory(
+  c: Pick<TurnComposition, 'system' | 'sections' | 'tools' | 'contextWindow'> & { readonly skillsText?: string },
+  history: ChatMessage[],
+): { history: ChatMessage[]; fitted: FittedContext } {
+  const skills = c.skillsText ?? c.sections.find((s) => s.kind === 'SKILLS')?.text ?? '';
+  const system = c.sections.filter((s) => s.kind !== 'SKILLS').map((s) => s.text).join('\n\n');
+  const fitted = fitContext({
+    window: c.contextWindow, system, skills, tools: c.tools,
+    history: history.map((m) => ({ role: m.role, content: m.content })),
+  });
+  const keep = new Set(fitted.kept);
+  let kept = history.filter((_m, i) => keep.has(i));
+  while (kept.length > 0 && kept[0]!.role === 'tool') kept = kept.slice(1);
+  return { history: kept, fitted };
+}
+
+function withTools(pool: ToolPool, names: readonly string[]): ToolPool {
+  const add = (list: readonly string[]): string[] => [...new Set([...list, ...names])].sort();
+  return { ...pool, allowed: add(pool.allowed), primary: add(pool.primary), deferred: pool.deferred.filter((n) => !names.includes(n)) };
+}
+
+function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {
+  const seen = new Set(a.map((t) => t.name));
+  return [...a, ...b.filter((t) => !seen.has(t.name))];
+}
