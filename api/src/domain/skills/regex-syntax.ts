@@ -3,6 +3,7 @@
  * groups, lookarounds, classes, escapes, backreferences and quantifiers, with source positions. Used by
  * regex-hazard.ts to judge a trigger regex's backtracking shape; it never matches anything.
  */
+import { RegexCursor } from './regex-cursor';
 export type RegexNode =
   | { readonly kind: 'atom'; readonly src: string; readonly from: number; readonly to: number }
   | { readonly kind: 'assert'; readonly from: number; readonly to: number; readonly inner: RegexNode[][] | null }
@@ -11,10 +12,7 @@ export type RegexNode =
   | { readonly kind: 'repeat'; readonly node: RegexNode; readonly min: number; readonly max: number; readonly from: number; readonly to: number };
 
 /** A recursive-descent reader of JavaScript `u`-mode regex syntax, positions kept for messages. */
-export class RegexParser {
-  private i = 0;
-
-  constructor(private readonly s: string) {}
+export class RegexParser extends RegexCursor {
 
   atEnd(): boolean {
     return this.i >= this.s.length;
@@ -123,14 +121,4 @@ export class RegexParser {
     return { kind: 'atom', src: this.s.slice(from, this.i), from, to: this.i };
   }
 
-  private skipPast(char: string): void {
-    const end = this.s.indexOf(char, this.i);
-    if (end < 0) throw new Error(`unterminated: expected ${char}`);
-    this.i = end + 1;
-  }
-
-  private expect(char: string): void {
-    if (this.s[this.i] !== char) throw new Error(`expected ${char}`);
-    this.i++;
-  }
 }

@@ -18,6 +18,7 @@
  * - a literal shorter than MIN_LENGTH is not worth a lookup; the pattern then always runs.
  * A regex without both the `i` and `u` flags (never produced by compileJavaRegex) is not analysed.
  */
+import { RegexCursor } from '../../skills/regex-cursor';
 export const MIN_LITERAL_LENGTH = 2;
 const MAX_LITERALS = 16;
 
@@ -50,10 +51,7 @@ const ONCE: Quantifier = { min: 1, max: 1 };
 /** Escapes of a single syntax character (the only identity escapes the `u` flag allows). */
 const SYNTAX_CHARS = new Set([...'^$\\.*+?()[]{}|/-']);
 
-class Parser {
-  private i = 0;
-
-  constructor(private readonly s: string) {}
+class Parser extends RegexCursor {
 
   atEnd(): boolean {
     return this.i >= this.s.length;
@@ -164,16 +162,6 @@ class Parser {
     return q;
   }
 
-  private skipPast(char: string): void {
-    const end = this.s.indexOf(char, this.i);
-    if (end < 0) throw new Error(`unterminated: expected ${char}`);
-    this.i = end + 1;
-  }
-
-  private expect(char: string): void {
-    if (this.s[this.i] !== char) throw new Error(`expected ${char}`);
-    this.i++;
-  }
 }
 
 function charAtom(c: string): Atom {
