@@ -35,6 +35,7 @@ const FORBIDDEN_PACKAGES = [
   'nunjucks',
   'nunjucks/*',
   'isolated-vm',
+  'isolated-vm-*',
   '@apollo/*',
   'express',
   'node:http',

@@ -17,6 +17,7 @@ import type { ModelProvider } from './domain/llm/model-provider';
 import type { ServerTool } from './domain/tools/server-tool';
 import { ProviderRegistry } from './llm';
 import { ScriptSandbox } from './sandbox/script-sandbox';
+import { loadIsolatedVm } from './sandbox/isolated-vm';
 
 export interface RunningVance {
   readonly url: string;
@@ -50,6 +51,9 @@ export interface StartOptions {
  */
 export async function startVance(options: StartOptions): Promise<RunningVance> {
   const { config, logger } = options;
+  // First, before anything is opened: without a sandbox build for this Node, Vance cannot run safely.
+  const sandbox = loadIsolatedVm();
+  logger.debug({ isolatedVm: `${sandbox.packageName} (isolated-vm ${sandbox.version})`, node: process.version }, 'sandbox loaded');
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger }));
   const bus: EventBus = database.driver === 'postgres' && database.connectionString
     ? await PgEventBus.connect(database.connectionString, database.schema)

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { startVance } from './app';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
+import { SandboxUnavailableError } from './sandbox/isolated-vm';
 
 /** `npm start`: read the config, start, and shut down gracefully on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('Vance failed to start:', err);
+  // A missing sandbox build is the user's install, not a bug: its message says what to do, no stack.
+  if (err instanceof SandboxUnavailableError) console.error(`Vance failed to start: ${err.message}`);
+  else console.error('Vance failed to start:', err);
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import ivm from 'isolated-vm';
+import { isolatedVm, type ivm } from './isolated-vm';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from '../templates/limits';
@@ -46,7 +46,7 @@ describe('IsolatedTemplateRenderer', () => {
   });
 
   it('gives templates nothing of the host even without the hardening (no process, no require)', () => {
-    const isolate = new ivm.Isolate({ memoryLimit: 32 });
+    const isolate = new (isolatedVm().Isolate)({ memoryLimit: 32 });
     try {
       const context = isolate.createContextSync();
       context.evalSync(readFileSync(require.resolve('nunjucks/browser/nunjucks.js'), 'utf8'));

@@ -14,7 +14,7 @@
  * `applySync` blocks the event loop for at most `hardTimeoutMs` (or `compileTimeoutMs` on a miss).
  */
 import { readFileSync } from 'node:fs';
-import ivm from 'isolated-vm';
+import { isolatedVm, type ivm } from './isolated-vm';
 import type { TemplateLimits } from '../templates/limits';
 import { createRenderCore, type RenderCoreConfig, type RenderOutcome } from '../templates/render-core';
 import { RENDER_CORE_PARTS } from '../templates/render-core-parts';
@@ -127,7 +127,7 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
 
   private boot(): Running {
     if (this.running && !this.running.isolate.isDisposed) return this.running;
-    const isolate = new ivm.Isolate({ memoryLimit: this.limits.memoryLimitMb });
+    const isolate = new (isolatedVm().Isolate)({ memoryLimit: this.limits.memoryLimitMb });
     try {
       const context = isolate.createContextSync();
       const nunjucks = nunjucksBundle();

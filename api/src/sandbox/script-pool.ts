@@ -5,7 +5,7 @@
  * applySyncPromise. After a clean run an isolate goes back to the pool while the pool is below its
  * size; an isolate that timed out, hit its memory limit or failed otherwise is disposed, never reused.
  */
-import ivm from 'isolated-vm';
+import { isolatedVm, type ivm } from './isolated-vm';
 import { BOOTSTRAP_FILENAME, BOOTSTRAP_SOURCE } from './script-bootstrap';
 
 export interface SandboxIsolate {
@@ -70,7 +70,7 @@ export class IsolatePool {
   }
 
   private create(): SandboxIsolate {
-    const isolate = new ivm.Isolate({ memoryLimit: this.memoryLimitMb });
+    const isolate = new (isolatedVm().Isolate)({ memoryLimit: this.memoryLimitMb });
     try {
       return { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE, { filename: BOOTSTRAP_FILENAME }) };
     } catch (error) {

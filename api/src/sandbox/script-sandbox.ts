@@ -14,7 +14,7 @@
  * applySyncPromise (measured: a 500 ms host call under a 200 ms timeout completes), so a host-side
  * wall-clock timer disposes the isolate when the port's limit (wall clock) is reached.
  */
-import ivm from 'isolated-vm';
+import { isolatedVm, type ivm } from './isolated-vm';
 import { ScriptError, type ScriptRunner, type ScriptRunRequest, type ScriptRunResult } from '../domain/scripting/script-runner';
 import type { GuestSetup } from './script-bootstrap';
 import { HostCalls, splitBindings } from './script-bindings';
@@ -117,7 +117,7 @@ export class ScriptSandbox implements ScriptRunner {
   /** One async call into a fresh context under both time limits; rejects only with ScriptError. */
   private async execute(entry: SandboxIsolate, calls: HostCalls, setupJson: string, code: string, timeoutMs: number, cpuTimeoutMs: number, ctx: () => OutcomeContext): Promise<string> {
     const { isolate } = entry;
-    const host = new ivm.Reference(calls.dispatch);
+    const host = new (isolatedVm().Reference)(calls.dispatch);
     let context: ivm.Context | undefined;
     let start: ivm.Reference<Start> | undefined;
     let timedOut = false;
