@@ -1,4 +1,4 @@
-import { isolatedVm, type ivm } from './isolated-vm';
+import { isolatedVm } from './isolated-vm';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from '../templates/limits';
