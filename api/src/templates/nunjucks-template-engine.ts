@@ -11,12 +11,12 @@
  * - referencedVariables(): free variables of the parsed template. Cached by source hash.
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { TemplateRenderError } from '../domain/templates/errors';
 import type { TemplateEngine, TemplateProblem } from '../domain/templates/template-engine';
 import { IsolatedTemplateRenderer } from '../sandbox/isolated-template-renderer';
 import { InProcessTemplateRenderer, NODE_NUNJUCKS } from './in-process-renderer';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from './limits';
-import { LruCache } from './lru-cache';
 import { freeVariables } from './referenced-variables';
 import type { RenderCoreConfig, RenderOutcome } from './render-core';
 import type { TemplateRenderer } from './renderer';
@@ -44,8 +44,8 @@ export class NunjucksTemplateEngine implements TemplateEngine {
   readonly sandbox: TemplateSandbox;
   private readonly checker: InProcessTemplateRenderer;
   private readonly renderer: TemplateRenderer;
-  private readonly checks: LruCache<string, readonly TemplateProblem[]>;
-  private readonly variables: LruCache<string, ReadonlySet<string>>;
+  private readonly checks: LRUCache<string, readonly TemplateProblem[]>;
+  private readonly variables: LRUCache<string, ReadonlySet<string>>;
 
   constructor(options: NunjucksTemplateEngineOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_TEMPLATE_LIMITS, ...options.limits });
@@ -54,8 +54,9 @@ export class NunjucksTemplateEngine implements TemplateEngine {
     const config: RenderCoreConfig = { limits: renderLimitsOf(this.limits), templates: { ...options.templates }, cacheSize };
     this.checker = new InProcessTemplateRenderer(config);
     this.renderer = this.sandbox === 'in-process' ? this.checker : new IsolatedTemplateRenderer(config, this.limits);
-    this.checks = new LruCache(cacheSize);
-    this.variables = new LruCache(cacheSize);
+    // Keyed by source hash and holding small results (problems, names), so counted by entries.
+    this.checks = new LRUCache({ max: cacheSize });
+    this.variables = new LRUCache({ max: cacheSize });
   }
 
   check(source: string): TemplateProblem[] {

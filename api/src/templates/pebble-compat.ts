@@ -38,6 +38,7 @@ export function installPebbleCompat(env: NjEnvironment, guard: RenderGuard): voi
   env.addTest('null', (value) => value === null || value === undefined);
   env.addTest('map', (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && !guard.isSafeString(value));
 
+  // Cleared when full rather than lru-cache: this code is serialised into the isolate (no imports).
   const patterns = new Map<string, RegExp>();
   const unsafeShape = (source: string): string | null => {
     const groups: { quantified: boolean; alternation: boolean }[] = [{ quantified: false, alternation: false }];

@@ -51,7 +51,9 @@ export function createRenderCore(nj: NunjucksModule, parts: RenderCoreParts, con
   const compileGuard = parts.installCompileGuards(nj);
   const env = parts.createEnvironment(nj, guard, config.templates, parts);
   const known: KnownNames = { filters: env.filters, tests: env.tests };
-  const cache = new Map<string, NjTemplate>(); // insertion order = LRU order
+  // Hand-written LRU (insertion order = LRU order), not lru-cache: this function is serialised into
+  // the isolate, where nothing can be imported.
+  const cache = new Map<string, NjTemplate>();
 
   type Failure = Extract<RenderOutcome, { ok: false }>;
   interface ErrorLike { message?: unknown; lineno?: unknown; colno?: unknown; cause?: unknown; vanceReason?: LimitReason }

@@ -141,6 +141,30 @@ describe('CachedDocumentReader', () => {
     expect(store.calls.find).toBe(1);
   });
 
+  it('drops the least recently used project when the cached characters pass maxChars', async () => {
+    const { store, reader, write } = readerWith({ maxChars: 100 });
+    const P3 = { tenantId: 't1', projectId: 'p3' };
+    for (const p of [P1, P2, P3]) await write(p, 'a.md', 'x'.repeat(40));
+    await reader.find(P1, 'a.md');
+    await reader.find(P2, 'a.md');
+    await reader.find(P1, 'a.md'); // p1 is now the most recently used
+    await reader.find(P3, 'a.md'); // 3 × 44 characters: evicts p2
+    store.resetCalls();
+    await reader.find(P1, 'a.md');
+    await reader.find(P3, 'a.md');
+    expect(store.calls.find).toBe(0);
+    await reader.find(P2, 'a.md');
+    expect(store.calls.find).toBe(1);
+  });
+
+  it('does not keep a project whose documents alone pass maxChars, and still answers', async () => {
+    const { store, reader, write } = readerWith({ maxChars: 100 });
+    await write(P1, 'big.md', 'x'.repeat(200));
+    expect((await reader.find(P1, 'big.md'))?.content).toHaveLength(200);
+    expect((await reader.find(P1, 'big.md'))?.content).toHaveLength(200);
+    expect(store.calls.find).toBe(2);
+  });
+
   // Bug: entries are keyed by project id alone although the store scopes by tenant *and* project
   // (defence in depth, cascade/document-store.ts); a read with a foreign tenant id answers from,
   // or poisons, the project's cache.

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { StoredDocument } from './document';
 import type { DocumentStore, ProjectRef } from './document-store';
 
@@ -6,12 +7,18 @@ import type { DocumentStore, ProjectRef } from './document-store';
  * cascade lookups miss in the inner layers) and prefix listings. Any write to a project drops that
  * project's entries (DESIGN §4). A generation counter keeps a read that raced with a write from
  * caching what it saw before the write.
+ *
+ * Projects are kept in an lru-cache bounded by count and by the characters they hold (paths and
+ * contents), so a few projects of large documents cannot hold the memory of two thousand small ones.
+ * lru-cache sizes an entry when it is set, so a project that grew is set again as a new record
+ * sharing the same maps.
  */
 interface ProjectEntries {
   readonly tenantId: string;
-  generation: number;
   readonly lookups: Map<string, StoredDocument | null>;
   readonly listings: Map<string, readonly StoredDocument[]>;
+  /** Characters held: paths, prefixes and document contents. */
+  readonly chars: number;
 }
 
 export interface DocumentCacheOptions {
@@ -19,21 +26,26 @@ export interface DocumentCacheOptions {
   readonly maxProjects?: number;
   /** Entries per project before that project's entries are dropped wholesale. */
   readonly maxEntriesPerProject?: number;
+  /** Characters all projects hold together; a project past it on its own is not kept. */
+  readonly maxChars?: number;
   /** Off: every read goes to the store (the naive path benchmarks compare against). */
   readonly disabled?: boolean;
 }
 
 export class CachedDocumentReader {
-  private readonly projects = new Map<string, ProjectEntries>();
+  private readonly projects: LRUCache<string, ProjectEntries>;
   private readonly generations = new Map<string, number>();
-  private readonly maxProjects: number;
   private readonly maxEntries: number;
   private readonly disabled: boolean;
   /** Bumped by clear(), so reads in flight across a clear() do not cache what they saw. */
   private epoch = 0;
 
   constructor(private readonly store: DocumentStore, options: DocumentCacheOptions = {}) {
-    this.maxProjects = options.maxProjects ?? 2_000;
+    this.projects = new LRUCache({
+      max: options.maxProjects ?? 2_000,
+      maxSize: options.maxChars ?? 64_000_000,
+      sizeCalculation: (entries) => Math.max(1, entries.chars),
+    });
     this.maxEntries = options.maxEntriesPerProject ?? 5_000;
     this.disabled = options.disabled ?? false;
   }
@@ -44,7 +56,7 @@ export class CachedDocumentReader {
     if (entries.lookups.has(path)) return entries.lookups.get(path)!;
     const stamp = this.stamp(ref.projectId);
     const doc = await this.store.find(ref, path);
-    if (this.unchangedSince(ref.projectId, stamp)) this.remember(ref).lookups.set(path, doc);
+    if (this.unchangedSince(ref.projectId, stamp)) this.remember(ref, path.length + (doc?.content.length ?? 0), (e) => e.lookups.set(path, doc));
     return doc;
   }
 
@@ -55,7 +67,10 @@ export class CachedDocumentReader {
     if (cached) return cached;
     const stamp = this.stamp(ref.projectId);
     const docs = Object.freeze(await this.store.listByPrefix(ref, prefix));
-    if (this.unchangedSince(ref.projectId, stamp)) this.remember(ref).listings.set(prefix, docs);
+    if (this.unchangedSince(ref.projectId, stamp)) {
+      const chars = docs.reduce((sum, d) => sum + d.path.length + d.content.length, prefix.length);
+      this.remember(ref, chars, (e) => e.listings.set(prefix, docs));
+    }
     return docs;
   }
 
@@ -88,28 +103,21 @@ export class CachedDocumentReader {
    */
   private entries(ref: ProjectRef): ProjectEntries | null {
     if (this.disabled) return null;
-    const existing = this.projects.get(ref.projectId);
-    if (existing) {
-      if (existing.tenantId !== ref.tenantId) return null;
-      // Re-insert to mark as most recently used (Map keeps insertion order).
-      this.projects.delete(ref.projectId);
-      this.projects.set(ref.projectId, existing);
-      return existing;
-    }
-    return { tenantId: ref.tenantId, generation: this.generationOf(ref.projectId), lookups: new Map(), listings: new Map() };
+    const existing = this.projects.get(ref.projectId); // a hit marks the project as recently used
+    if (!existing) return fresh(ref);
+    return existing.tenantId === ref.tenantId ? existing : null;
   }
 
-  private remember(ref: ProjectRef): ProjectEntries {
-    const projectId = ref.projectId;
-    let entries = this.projects.get(projectId);
-    if (!entries || entries.lookups.size + entries.listings.size >= this.maxEntries) {
-      entries = { tenantId: ref.tenantId, generation: this.generationOf(projectId), lookups: new Map(), listings: new Map() };
-      this.projects.set(projectId, entries);
-      if (this.projects.size > this.maxProjects) {
-        const oldest = this.projects.keys().next().value as string;
-        this.projects.delete(oldest);
-      }
-    }
-    return entries;
+  /** Adds an entry of `chars` characters to the project (afresh past maxEntriesPerProject) and re-sizes it. */
+  private remember(ref: ProjectRef, chars: number, add: (entries: ProjectEntries) => void): void {
+    const current = this.projects.peek(ref.projectId);
+    if (current && current.tenantId !== ref.tenantId) return;
+    const entries = !current || current.lookups.size + current.listings.size >= this.maxEntries ? fresh(ref) : current;
+    add(entries);
+    this.projects.set(ref.projectId, { ...entries, chars: entries.chars + chars });
   }
+}
+
+function fresh(ref: ProjectRef): ProjectEntries {
+  return { tenantId: ref.tenantId, lookups: new Map(), listings: new Map(), chars: 0 };
 }

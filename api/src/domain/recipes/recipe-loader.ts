@@ -6,6 +6,7 @@
  * A recipe that does not validate is unusable (RecipeInvalidError, BAD_INPUT) but listable for
  * admins with its diagnostics. Parsed results are cached per document version.
  */
+import { LRUCache } from 'lru-cache';
 import type { DocumentCascade } from '../cascade/document-cascade';
 import type { LayerDocument } from '../cascade/document';
 import type { Layer } from '../cascade/layer';
@@ -13,7 +14,6 @@ import type { CascadeScope } from '../cascade/scope';
 import { NotFoundError, type Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
 import { InvalidRecipeNameError, RecipeInvalidError } from './errors';
-import { ParsedRecipeCache } from './parsed-recipe-cache';
 import { parseRecipe, recipeAppliesToTenant, type ParseRecipeResult } from './parse-recipe';
 import type { Recipe, SourcedRecipe } from './recipe';
 
@@ -55,14 +55,23 @@ export interface RecipeLoaderDeps {
   readonly cascade: DocumentCascade;
   /** Compile-checks templates at load (seed 004 §5.4); without it templates are checked at render. */
   readonly templates?: TemplateEngine;
+  /** Parsed recipes kept (default 5,000) … */
   readonly cacheSize?: number;
+  /** … and the characters of recipe text they may stand for together (default 32M). */
+  readonly cacheChars?: number;
 }
 
 export class RecipeLoader {
-  private readonly cache: ParsedRecipeCache;
+  /**
+   * Parsed recipes by (layer, project, path, version): the version changes on every write, so an
+   * entry never goes stale and needs no invalidation (DESIGN §4: the hot path does not re-parse).
+   * The parse does not depend on the caller's tenant (the `tenants:` barrier is applied after), so
+   * bundled recipes are shared across tenants. Least recently used out.
+   */
+  private readonly parsed: LRUCache<string, ParseRecipeResult>;
 
   constructor(private readonly deps: RecipeLoaderDeps) {
-    this.cache = new ParsedRecipeCache(deps.cacheSize);
+    this.parsed = new LRUCache({ max: deps.cacheSize ?? 5_000, maxSize: deps.cacheChars ?? 32_000_000 });
   }
 
   /** null when no layer has it, or the first hit is disabled or not for this tenant. */
@@ -101,6 +110,13 @@ export class RecipeLoader {
   }
 
   private parse(doc: LayerDocument, name: string): ParseRecipeResult {
-    return this.cache.getOrParse(doc, () => parseRecipe({ name, path: doc.path, content: doc.content }, this.deps.templates));
+    const key = `${doc.layer}\u0000${doc.projectId ?? ''}\u0000${doc.path}\u0000${doc.version}`;
+    let parsed = this.parsed.get(key);
+    if (!parsed) {
+      parsed = parseRecipe({ name, path: doc.path, content: doc.content }, this.deps.templates);
+      // Sized by the recipe's text: the parse holds about as much.
+      this.parsed.set(key, parsed, { size: key.length + doc.content.length });
+    }
+    return parsed;
   }
 }

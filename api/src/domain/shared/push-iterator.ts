@@ -1,16 +1,32 @@
 /**
  * Events pushed by a producer, pulled by one consumer as an AsyncIterableIterator (GraphQL
- * subscriptions). Bounded: past `maxBuffered` waiting values the oldest are dropped, so a slow
- * subscriber cannot grow memory without limit. `return()` / `throw()` close it and run the
- * close hooks once (e.g. unsubscribe from the bus).
+ * subscriptions), on @repeaterjs/repeater. Bounded: past `maxBuffered` waiting values the oldest
+ * are dropped (a SlidingBuffer), so a slow subscriber cannot grow memory without limit and a
+ * producer never waits. `return()` / `throw()` close it, settle every pending `next()` with done,
+ * and run the close hooks once (e.g. unsubscribe from the bus).
+ *
+ * Producers push from the moment the stream exists (a bus subscription is taken before the first
+ * `next()`, so nothing published in between is lost), while a Repeater starts its executor only on
+ * the first `next()`: what arrives before that goes straight into the same buffer, which is where
+ * the Repeater's push would put it with no consumer waiting. Close hooks are ours, not the
+ * executor's, for the same reason: a stream returned before its first `next()` never runs one.
  */
+import { Repeater, SlidingBuffer, type Push } from '@repeaterjs/repeater';
+
 export class PushIterator<T> implements AsyncIterableIterator<T> {
-  private readonly buffer: T[] = [];
+  private readonly buffer: SlidingBuffer;
+  private readonly repeater: Repeater<T>;
   private readonly closeHooks: (() => void)[] = [];
-  private wake: ((result: IteratorResult<T>) => void) | null = null;
+  private forward: Push<T> | null = null;
   private done = false;
 
-  constructor(private readonly maxBuffered = 1_000) {}
+  constructor(maxBuffered = 1_000) {
+    this.buffer = new SlidingBuffer(maxBuffered);
+    this.repeater = new Repeater<T>(async (push, stop) => {
+      this.forward = push;
+      await stop;
+    }, this.buffer);
+  }
 
   get closed(): boolean {
     return this.done;
@@ -24,35 +40,28 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
 
   push(value: T): void {
     if (this.done) return;
-    if (this.wake) {
-      const resolve = this.wake;
-      this.wake = null;
-      resolve({ value, done: false });
-      return;
-    }
-    this.buffer.push(value);
-    if (this.buffer.length > this.maxBuffered) this.buffer.shift();
+    // The Repeater's push settles when the value is consumed; a producer does not wait for that.
+    if (this.forward) void this.forward(value);
+    else this.buffer.add(value);
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.buffer.length > 0) return Promise.resolve({ value: this.buffer.shift()!, done: false });
-    if (this.done) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => (this.wake = resolve));
+    return this.repeater.next();
   }
 
-  return(): Promise<IteratorResult<T>> {
+  async return(): Promise<IteratorResult<T>> {
     if (!this.done) {
       this.done = true;
-      this.buffer.length = 0;
       for (const hook of this.closeHooks.splice(0)) hook();
-      this.wake?.({ value: undefined, done: true });
-      this.wake = null;
     }
-    return Promise.resolve({ value: undefined, done: true });
+    await this.repeater.return();
+    return { value: undefined, done: true };
   }
 
-  throw(error?: unknown): Promise<IteratorResult<T>> {
-    return this.return().then(() => Promise.reject(error));
+  /** Closes like `return()` and rejects with `error` (Repeater's own throw() on an idle stream waits for the next push). */
+  async throw(error?: unknown): Promise<IteratorResult<T>> {
+    await this.return();
+    throw error;
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {

@@ -7,11 +7,11 @@ function clock(start = 1_000) {
 }
 
 describe('TtlCache', () => {
-  it('returns an entry until its TTL has passed, then forgets it', () => {
+  it('returns an entry for its whole TTL, then forgets it', () => {
     const c = clock();
     const cache = new TtlCache<string, number>(100, 10, c.now);
     cache.set('a', 1);
-    c.advance(99);
+    c.advance(100); // lru-cache: stale once the age is *over* the TTL
     expect(cache.get('a')).toBe(1);
     c.advance(1);
     expect(cache.get('a')).toBeUndefined();
@@ -34,7 +34,7 @@ describe('TtlCache', () => {
     const load = async () => `v${++loads}`;
     expect(await cache.getOrLoad('k', load)).toBe('v1');
     expect(await cache.getOrLoad('k', load)).toBe('v1');
-    c.advance(100);
+    c.advance(101);
     expect(await cache.getOrLoad('k', load)).toBe('v2');
     expect(loads).toBe(2);
   });
@@ -57,7 +57,26 @@ describe('TtlCache', () => {
     expect(await cache.getOrLoad('k', async () => 'ok')).toBe('ok');
   });
 
-  it('drops the oldest entry beyond maxEntries', () => {
+  it('asks every time with a TTL of 0 (lru-cache alone would keep such entries forever)', async () => {
+    const cache = new TtlCache<string, string>(0, 10, clock().now);
+    let loads = 0;
+    const load = async () => `v${++loads}`;
+    await cache.getOrLoad('k', load);
+    expect(await cache.getOrLoad('k', load)).toBe('v2');
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('drops the least recently used entry beyond maxEntries', () => {
+    const cache = new TtlCache<string, number>(1_000, 2, clock().now);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.get('a');
+    cache.set('c', 3);
+    expect(cache.get('b')).toBeUndefined();
+    expect([cache.get('a'), cache.get('c')]).toEqual([1, 3]);
+  });
+
+  it('drops the oldest entry beyond maxEntries when none was read', () => {
     const cache = new TtlCache<string, number>(1_000, 2, clock().now);
     cache.set('a', 1);
     cache.set('b', 2);

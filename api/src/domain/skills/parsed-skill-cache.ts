@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { LayerDocument } from '../cascade/document';
 import type { ParsedSkill } from './parse-skill';
 
@@ -8,6 +9,9 @@ import type { ParsedSkill } from './parse-skill';
  * documents have no meaningful version and are shared by all tenants: they are keyed by path. On a
  * hit the content must also be identical (a cheap string comparison, usually the same string), which
  * covers a reloaded bundled layer and any version reuse.
+ *
+ * Bounded by entries and by characters (key and SKILL.md text; the parsed skill is of the same
+ * order), least recently used out (lru-cache).
  */
 interface Entry {
   readonly content: string;
@@ -15,26 +19,21 @@ interface Entry {
 }
 
 export class ParsedSkillCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
 
-  // Above the largest skill set we plan for (10,000 skills per scope), so one listing never evicts itself.
-  constructor(private readonly maxEntries = 50_000) {}
+  // Both above the largest skill set we plan for (10,000 skills per scope, a few KB each), so one
+  // listing never evicts itself.
+  constructor(maxEntries = 50_000, maxChars = 128_000_000) {
+    this.entries = new LRUCache({ max: maxEntries, maxSize: maxChars, sizeCalculation: (entry, key) => key.length + entry.content.length });
+  }
 
   get(tenantId: string, doc: LayerDocument): ParsedSkill | undefined {
-    const key = keyOf(tenantId, doc);
-    const entry = this.entries.get(key);
-    if (!entry || entry.content !== doc.content) return undefined;
-    // Re-insert: Map order is the LRU order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.parsed;
+    const entry = this.entries.get(keyOf(tenantId, doc));
+    return entry && entry.content === doc.content ? entry.parsed : undefined;
   }
 
   set(tenantId: string, doc: LayerDocument, parsed: ParsedSkill): void {
-    const key = keyOf(tenantId, doc);
-    this.entries.delete(key);
-    this.entries.set(key, { content: doc.content, parsed });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(keyOf(tenantId, doc), { content: doc.content, parsed });
   }
 
   clear(): void {

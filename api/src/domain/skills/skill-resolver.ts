@@ -65,6 +65,8 @@ export type ResolvedSkillStatus = ResolvedSkill['status'];
 export interface SkillResolverOptions {
   /** Parsed SKILL.md files kept (all tenants together). */
   readonly maxCachedSkills?: number;
+  /** Characters of SKILL.md text those may hold together. */
+  readonly maxCachedSkillChars?: number;
 }
 
 export class SkillResolver {
@@ -75,7 +77,7 @@ export class SkillResolver {
     private readonly templates?: TemplateEngine,
     options: SkillResolverOptions = {},
   ) {
-    this.cache = new ParsedSkillCache(options.maxCachedSkills);
+    this.cache = new ParsedSkillCache(options.maxCachedSkills, options.maxCachedSkillChars);
   }
 
   /** For activation: the winning copy if it is valid and enabled, else null. Throws InvalidSkillNameError. */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { CascadeScope } from '../../cascade/scope';
 import { SKILLS_PREFIX } from '../../skills/skill-paths';
 import type { AvailableSkill } from '../../skills/skill-resolver';
@@ -35,26 +36,21 @@ export interface SkillSetCacheOptions {
 }
 
 export class SkillSetCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly pending = new Map<string, Pending>();
   private readonly generations = new Map<string, number>();
-  private readonly maxScopes: number;
   private epoch = 0;
   private listings = 0;
 
   constructor(private readonly lister: AvailableSkillLister, options: SkillSetCacheOptions = {}) {
-    this.maxScopes = options.maxScopes ?? 1_000;
+    this.entries = new LRUCache({ max: options.maxScopes ?? 1_000 });
   }
 
   /** The available skills of the scope, sorted by name; the same array until something changes. */
   list(scope: CascadeScope): Promise<readonly AvailableSkill[]> {
     const key = scopeKey(scope);
     const entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return Promise.resolve(entry.skills);
-    }
+    if (entry) return Promise.resolve(entry.skills);
     const projects = projectsOf(scope);
     const stamp = this.stamp(projects);
     const pending = this.pending.get(key);
@@ -71,7 +67,9 @@ export class SkillSetCache {
 
   invalidateProject(projectId: string): void {
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-    for (const [key, entry] of this.entries) if (entry.projects.includes(projectId)) this.entries.delete(key);
+    // Collected first: the cache is not changed while it is walked.
+    const stale = [...this.entries.entries()].filter(([, entry]) => entry.projects.includes(projectId));
+    for (const [key] of stale) this.entries.delete(key);
   }
 
   /** Wire to EventBus.onMissedEvents. */
@@ -89,10 +87,7 @@ export class SkillSetCache {
     try {
       this.listings++;
       const skills = Object.freeze(await this.lister.listAvailable(scope));
-      if (this.stamp(projects) === stamp) {
-        this.entries.set(key, { projects, skills });
-        if (this.entries.size > this.maxScopes) this.entries.delete(this.entries.keys().next().value as string);
-      }
+      if (this.stamp(projects) === stamp) this.entries.set(key, { projects, skills });
       return skills;
     } finally {
       if (this.pending.get(key)?.stamp === stamp) this.pending.delete(key);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AvailableSkill } from '../../skills/skill-resolver';
 import { TriggerIndex } from './trigger-index';
 import type { TriggerIndexCore } from './trigger-index-core';
@@ -8,14 +9,16 @@ import type { TriggerIndexCore } from './trigger-index-core';
  * from a WeakMap. A new array under the same `key` (e.g. a scope key, for callers that list per turn)
  * whose entries hold the very same parsed Skill objects (the resolver's parse cache keeps them per
  * document version) reuses the built index and only rebinds it to the new list: an O(n) identity
- * comparison instead of a rebuild. Anything else builds.
+ * comparison instead of a rebuild. Anything else builds. Keys are kept least recently used out.
  */
 export class TriggerIndexCache {
   private readonly byList = new WeakMap<readonly AvailableSkill[], TriggerIndex>();
-  private readonly byKey = new Map<string, TriggerIndexCore>();
+  private readonly byKey: LRUCache<string, TriggerIndexCore>;
   private buildCount = 0;
 
-  constructor(private readonly maxKeys = 1_000) {}
+  constructor(maxKeys = 1_000) {
+    this.byKey = new LRUCache({ max: maxKeys });
+  }
 
   indexFor(skills: readonly AvailableSkill[], key = ''): TriggerIndex {
     const known = this.byList.get(skills);
@@ -29,9 +32,7 @@ export class TriggerIndexCache {
       this.buildCount++;
     }
     this.byList.set(skills, index);
-    this.byKey.delete(key);
     this.byKey.set(key, index.shared);
-    if (this.byKey.size > this.maxKeys) this.byKey.delete(this.byKey.keys().next().value as string);
     return index;
   }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { TemplateEngine } from '../../templates/template-engine';
 
 /**
@@ -7,7 +8,8 @@ import type { TemplateEngine } from '../../templates/template-engine';
  * ~0.1–0.3 ms. Exact: the key holds the body source itself and the data key of data-key.ts (plain
  * JSON data only; anything else is not memoised). Templates are pure functions of their data except
  * nunjucks' `random` filter, so a body that mentions `random` is never memoised; failed renders are
- * not kept. Bounded by entries and by characters (LRU).
+ * not kept. Bounded by entries and by characters (lru-cache); one entry may take a quarter of the
+ * characters at most, so a single huge body does not flush the rest.
  */
 export interface RenderedBodyCacheOptions {
   readonly maxEntries?: number;
@@ -18,17 +20,19 @@ export interface RenderedBodyCacheOptions {
 const NON_DETERMINISTIC = /\brandom\b/;
 
 export class RenderedBodyCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries: LRUCache<string, string>;
   private readonly engineIds = new WeakMap<TemplateEngine, number>();
-  private readonly maxEntries: number;
-  private readonly maxChars: number;
-  private chars = 0;
   private nextEngineId = 1;
   private renders = 0;
 
   constructor(options: RenderedBodyCacheOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 2_000;
-    this.maxChars = options.maxChars ?? 16_000_000;
+    const maxChars = options.maxChars ?? 16_000_000;
+    this.entries = new LRUCache({
+      max: options.maxEntries ?? 2_000,
+      maxSize: maxChars,
+      maxEntrySize: Math.max(1, Math.floor(maxChars / 4)),
+      sizeCalculation: (output, key) => key.length + output.length,
+    });
   }
 
   /** `dataKey` is data-key.ts's key of the full render context (args included), or null to bypass. */
@@ -36,13 +40,9 @@ export class RenderedBodyCache {
     if (dataKey === null || NON_DETERMINISTIC.test(source)) return this.renderNow(templates, source, context);
     const key = `${this.engineId(templates)}\u0000${dataKey}\u0000${source}`;
     const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const output = await this.renderNow(templates, source, context);
-    this.remember(key, output);
+    this.entries.set(key, output);
     return output;
   }
 
@@ -53,29 +53,11 @@ export class RenderedBodyCache {
 
   clear(): void {
     this.entries.clear();
-    this.chars = 0;
   }
 
   private renderNow(templates: TemplateEngine, source: string, context: Readonly<Record<string, unknown>>): Promise<string> {
     this.renders++;
     return templates.render(source, context);
-  }
-
-  private remember(key: string, output: string): void {
-    const size = key.length + output.length;
-    if (size > this.maxChars / 4) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.chars -= key.length + old.length;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, output);
-    this.chars += size;
-    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
-      const [oldest, value] = this.entries.entries().next().value as [string, string];
-      this.entries.delete(oldest);
-      this.chars -= oldest.length + value.length;
-    }
   }
 
   private engineId(templates: TemplateEngine): number {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { computeToolPool, type ToolPool, type ToolPoolInput } from '../../recipes/tool-pool';
 import type { ToolDescriptor } from '../../tools/tool-descriptor';
 
@@ -6,26 +7,26 @@ import type { ToolDescriptor } from '../../tools/tool-descriptor';
  * and from one turn to the next usually nothing but the active skills' tools changes. The key is the
  * text of the selector lists plus a fingerprint of `available` (names and labels, remembered per
  * array, so a catalog list that is the same array every turn is fingerprinted once, and one merged
- * afresh per turn costs a join). LRU-bounded; results are frozen, as turns share them.
+ * afresh per turn costs a join). LRU-bounded by entries and by key characters (a key spells out the
+ * whole catalog, and outweighs the pool, whose arrays share the catalog's descriptors); results are
+ * frozen, as turns share them.
  */
 export class ToolPoolCache {
   private readonly fingerprints = new WeakMap<readonly ToolDescriptor[], string>();
-  private readonly pools = new Map<string, ToolPool>();
+  private readonly pools: LRUCache<string, ToolPool>;
 
-  constructor(private readonly maxEntries = 512) {}
+  constructor(maxEntries = 512, maxKeyChars = 16_000_000) {
+    this.pools = new LRUCache({ max: maxEntries, maxSize: maxKeyChars, sizeCalculation: (_pool, key) => key.length });
+  }
 
   poolFor(input: ToolPoolInput): ToolPool {
     const selectors = JSON.stringify([input.engineAllowed, input.add, input.remove, input.skillTools ?? [], input.defer ?? [], input.keep ?? [], input.dropFirst ?? [], input.maxTools ?? null]);
     const key = `${this.fingerprint(input.available)}\u0000${selectors}`;
-    const hit = this.pools.get(key);
-    if (hit) {
-      this.pools.delete(key);
-      this.pools.set(key, hit);
-      return hit;
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = freezePool(computeToolPool(input));
+      this.pools.set(key, pool);
     }
-    const pool = freezePool(computeToolPool(input));
-    this.pools.set(key, pool);
-    if (this.pools.size > this.maxEntries) this.pools.delete(this.pools.keys().next().value as string);
     return pool;
   }
 
