@@ -143,6 +143,15 @@ describe('parseRecipe — skills (seed 004 §6c)', () => {
     });
   });
 
+  it('keeps the first of repeated entries, in order, in a list of 50,000 (a Set, not a quadratic scan: issue 13)', () => {
+    const names = Array.from({ length: 50_000 }, (_, i) => `s${i % 25_000}`);
+    const { recipe, diagnostics } = parse(`description: d\nengine: ford\nallowedSkills: [${names.join(', ')}]\ndefaultActiveSkills: [s7, s24999]\n`);
+    expect(diagnostics).toEqual([]);
+    expect(recipe?.allowedSkills).toHaveLength(25_000);
+    expect(recipe?.allowedSkills?.slice(0, 3)).toEqual(['s0', 's1', 's2']);
+    expect(recipe?.defaultActiveSkills).toEqual(['s7', 's24999']);
+  });
+
   it('treats an allowedSkills without value as no restriction', () => {
     expect(parse('description: d\nengine: ford\nallowedSkills:\ndefaultActiveSkills: [a]\n').recipe?.allowedSkills).toBeNull();
   });

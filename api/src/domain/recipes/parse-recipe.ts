@@ -175,8 +175,9 @@ function checkSkills(d: RecipeDiagnostics, defaults: readonly string[], allowed:
     d.error(['defaultActiveSkills'], 'allowedSkills: [] locks every skill out, so defaultActiveSkills must be empty; remove them or list them in allowedSkills');
     return;
   }
+  const allowedSet = new Set(allowed);
   defaults.forEach((skill, index) => {
-    if (!allowed.includes(skill)) {
+    if (!allowedSet.has(skill)) {
       d.error(['defaultActiveSkills', index], `default skill '${skill}' is not in allowedSkills, so it could never be active; add it to allowedSkills or remove it here`);
     }
   });

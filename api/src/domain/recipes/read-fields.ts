@@ -65,6 +65,8 @@ export function readStringList(
   if (value === null || value === undefined) return [];
   const items = Array.isArray(value) ? value : [value];
   const result: string[] = [];
+  // A Set, not result.includes: an 80,000-entry allowedSkills took 32 s with the quadratic check (issue 13).
+  const seen = new Set<string>();
   items.forEach((item, index) => {
     const itemPath = Array.isArray(value) ? [...path, index] : path;
     if (isPlainMap(item) || Array.isArray(item)) {
@@ -74,7 +76,10 @@ export function readStringList(
     const text = item === null || item === undefined ? '' : String(item).trim();
     const problem = text === '' ? 'is empty; remove the entry or give a name' : check(text);
     if (problem !== null) d.error(itemPath, `${fieldName(itemPath)} ${problem}`);
-    else if (!result.includes(text)) result.push(text);
+    else if (!seen.has(text)) {
+      seen.add(text);
+      result.push(text);
+    }
   });
   return result;
 }
