@@ -4,7 +4,7 @@
  * Every argument and result crosses as JSON text, checked here for length and depth before the host
  * parses it; a host failure is recorded per run so an uncaught one is reported as HOST.
  */
-import type { BindingTree, HostFunction, JsonValue } from '../domain/scripting/script-runner';
+import { isExternalWait, type BindingTree, type HostFunction, type JsonValue } from '../domain/scripting/script-runner';
 import { capText, hostErrorMessage, jsonDepthExceeds } from './script-json';
 
 export interface SplitBindings {
@@ -49,20 +49,63 @@ export interface HostFailure {
   readonly message: string;
 }
 
+/**
+ * The compute budget of one run: the guest's own running time (the isolate's CPU clock) plus the
+ * time spent in bindings that are not external waits, each call charged at least
+ * MIN_CALL_CHARGE_MS for the round trip between the isolate's thread and ours, which neither clock
+ * sees. So a loop of cheap calls is bounded like a loop of guest code.
+ */
+export interface ComputeMeter {
+  readonly limitMs: number;
+  /** The guest's own running time so far. */
+  guestMs(): number;
+  /** Called once when the budget is spent: stop the run. */
+  exceeded(): void;
+}
+
+export const MIN_CALL_CHARGE_MS = 0.05;
+
 /** Per run: the function the guest's host Reference points at, and what went wrong last. */
 export class HostCalls {
   lastFailure: HostFailure | null = null;
+  /** Time charged for non-waiting binding calls so far (ms). */
+  chargedMs = 0;
+  private meter: ComputeMeter | null = null;
+  private spent = false;
 
   constructor(
     private readonly split: SplitBindings,
     private readonly limits: HostCallLimits,
   ) {}
 
+  /** Starts charging binding time against `meter` (set before the guest runs). */
+  meterWith(meter: ComputeMeter): void {
+    this.meter = meter;
+  }
+
   /** Never rejects: every outcome is a tagged string the guest turns into a value or an exception. */
   readonly dispatch = async (index: unknown, argsJson: unknown): Promise<string> => {
     const entry = typeof index === 'number' ? this.split.functions[index] : undefined;
     const fn = entry ? this.split.table[entry.index] : undefined;
     if (!entry || !fn || typeof argsJson !== 'string') return 'eunknown host function';
+    if (isExternalWait(fn)) return this.call(entry, fn, argsJson);
+    const started = performance.now();
+    try {
+      return await this.call(entry, fn, argsJson);
+    } finally {
+      this.charge(Math.max(performance.now() - started, MIN_CALL_CHARGE_MS));
+    }
+  };
+
+  private charge(ms: number): void {
+    this.chargedMs += ms;
+    const meter = this.meter;
+    if (!meter || this.spent || meter.guestMs() + this.chargedMs <= meter.limitMs) return;
+    this.spent = true;
+    meter.exceeded();
+  }
+
+  private async call(entry: SplitBindings['functions'][number], fn: HostFunction, argsJson: string): Promise<string> {
     const label = `vance.${entry.path.join('.')}`;
     const refused = this.check(argsJson, `${label}: the arguments`);
     if (refused) return this.fail('OUTPUT', label, refused);
@@ -84,7 +127,7 @@ export class HostCalls {
     if (json === undefined) return 'u';
     const tooBig = this.check(json, `${label}: the result`);
     return tooBig ? this.fail('HOST', label, tooBig) : `v${json}`;
-  };
+  }
 
   private check(json: string, what: string): string | null {
     const { maxHostArgChars, maxDepth } = this.limits;

@@ -68,6 +68,8 @@ export function syntaxLine(message: string, sourceUrl: string): number | null {
 
 export interface RejectionState {
   readonly timedOut: boolean;
+  /** The compute budget (guest time plus time in non-waiting bindings) ran out. */
+  readonly computeSpent?: boolean;
   readonly isolateDisposed: boolean;
   readonly sandboxDisposed: boolean;
 }
@@ -76,7 +78,7 @@ export interface RejectionState {
 export function rejection(error: unknown, state: RejectionState, ctx: OutcomeContext): ScriptError {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   if (state.timedOut) return new ScriptError('TIMEOUT', `${ctx.filename}: the script ran longer than ${ctx.timeoutMs} ms`);
-  if (/timed out/i.test(message)) {
+  if (state.computeSpent || /timed out/i.test(message)) {
     return new ScriptError('TIMEOUT', `${ctx.filename}: the script computed longer than ${ctx.cpuTimeoutMs ?? ctx.timeoutMs} ms`);
   }
   if (state.sandboxDisposed) return new ScriptError('HOST', `${ctx.filename}: the script sandbox was disposed during the run`);

@@ -121,10 +121,21 @@ export class ScriptSandbox implements ScriptRunner {
     let context: ivm.Context | undefined;
     let start: ivm.Reference<Start> | undefined;
     let timedOut = false;
+    let computeSpent = false;
     const guard = setTimeout(() => {
       timedOut = true;
       if (!isolate.isDisposed) isolate.dispose();
     }, timeoutMs);
+    // The isolate's CPU clock counts its whole life (a warm isolate ran earlier scripts): from here.
+    const cpuAtStart = isolate.cpuTime;
+    calls.meterWith({
+      limitMs: Math.min(cpuTimeoutMs, timeoutMs),
+      guestMs: () => (isolate.isDisposed ? 0 : Number(isolate.cpuTime - cpuAtStart) / 1e6),
+      exceeded: () => {
+        computeSpent = true;
+        if (!isolate.isDisposed) isolate.dispose();
+      },
+    });
     try {
       // Sync on purpose: no user code runs in these two steps, and they are cheaper than a thread hop.
       context = isolate.createContextSync();
@@ -133,7 +144,7 @@ export class ScriptSandbox implements ScriptRunner {
       if (isolate.isDisposed) throw new Error('Isolate was disposed during execution');
       return reply as string;
     } catch (error) {
-      throw rejection(error, { timedOut, isolateDisposed: isolate.isDisposed, sandboxDisposed: this.pool.isDisposed }, ctx());
+      throw rejection(error, { timedOut, computeSpent, isolateDisposed: isolate.isDisposed, sandboxDisposed: this.pool.isDisposed }, ctx());
     } finally {
       clearTimeout(guard);
       host.release();

@@ -10,7 +10,7 @@
 import type { CascadeScope } from '../cascade/scope';
 import type { Principal } from '../identity/principal';
 import type { Process } from '../processes/process';
-import { ScriptError, type BindingTree, type JsonValue, type ScriptRunner } from '../scripting/script-runner';
+import { externalWait, ScriptError, type BindingTree, type JsonValue, type ScriptRunner } from '../scripting/script-runner';
 import { LogLimiter } from '../scripts/log-limiter';
 import { brainBindings } from '../scripts/script-tools';
 import { scriptContext } from '../scripts/script-context';
@@ -126,9 +126,10 @@ export class GuardRunner {
         },
       },
       llm: {
-        callForJson: (recipe, instruction, data) => this.deps.llm.callForJson({
+        // A wait for the judge's model call: the wall clock bounds it, not the compute limit.
+        callForJson: externalWait((recipe, instruction, data) => this.deps.llm.callForJson({
           principal: input.principal, scope: input.scope, recipe: recipe as string, instruction: instruction as string, data,
-        }),
+        })),
       },
       log: async (level, message) => {
         const line = logs.admit(level, message);

@@ -35,6 +35,23 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
  */
 export type HostFunction = (...args: JsonValue[]) => Promise<JsonValue | undefined> | JsonValue | undefined;
 
+const externalWaits = new WeakSet<HostFunction>();
+
+/**
+ * Marks a binding whose time is a wait for something outside the script — a tool call, a model
+ * call — so it does not count toward `cpuTimeoutMs`. Every other binding's time does: a loop of
+ * cheap host calls (`vance.log`) is compute the script asked for (issue 13: a `vance.log` loop ran
+ * 29–50 s against a 5 s limit while only the guest's own running time was counted).
+ */
+export function externalWait<F extends HostFunction>(fn: F): F {
+  externalWaits.add(fn);
+  return fn;
+}
+
+export function isExternalWait(fn: HostFunction): boolean {
+  return externalWaits.has(fn);
+}
+
 /**
  * The `vance` global of one run: nested plain objects of values (copied in, frozen) and host
  * functions, e.g. `{ params: {...}, guard: { task: 'x', continueWith: fn }, log: fn }`.
@@ -60,9 +77,10 @@ export interface ScriptRunRequest {
   /** Wall-clock limit of the run in ms (time spent waiting in host functions counts). */
   readonly timeoutMs?: number;
   /**
-   * Limit on the guest's own running time in ms (time blocked in host functions does not count);
-   * default: `timeoutMs`. A guard waiting for its judge's model call needs a long wall clock but
-   * must not spin for long.
+   * Limit on the script's compute time in ms: the guest's own running time plus the time spent in
+   * bindings that are not `externalWait`s (each call charged at least a small fixed cost); default:
+   * `timeoutMs`. A guard waiting for its judge's model call needs a long wall clock but must not
+   * spin for long, in its own code or in `vance.log`.
    */
   readonly cpuTimeoutMs?: number;
 }

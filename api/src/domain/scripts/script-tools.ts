@@ -7,7 +7,7 @@
 import type { CascadeScope } from '../cascade/scope';
 import type { Layer } from '../cascade/layer';
 import type { ClientCallOutcome, NewClientToolCall } from '../client-tools';
-import { ScriptError, type BindingTree, type JsonValue, type ScriptRunner } from '../scripting/script-runner';
+import { externalWait, ScriptError, type BindingTree, type JsonValue, type ScriptRunner } from '../scripting/script-runner';
 import type { AvailableSkill } from '../skills/skill-resolver';
 import { skillSiblingPath } from '../skills/skill-paths';
 import type { SkillScript } from '../skills/skill';
@@ -87,7 +87,8 @@ export function brainBindings(source: string, ctx: ToolInvocationContext, availa
   const maxDepth = deps.maxToolDepth ?? DEFAULT_MAX_TOOL_DEPTH;
   const skill = available ? { name: available.skill.name, title: available.skill.title, version: available.skill.version, source: available.source } : null;
   return {
-    tool: async (toolName, params) => {
+    // A wait for the tool, not the script's compute (its own limits apply to the tool).
+    tool: externalWait(async (toolName, params) => {
       if (typeof toolName !== 'string') throw new Error('vance.tool(name, params): name must be a string');
       const turn = ctx.turn;
       if (!turn) throw new Error('vance.tool is only available during a turn');
@@ -98,7 +99,7 @@ export function brainBindings(source: string, ctx: ToolInvocationContext, availa
       const result = await turn.callTool(toolName, args as Record<string, unknown>, depth);
       if (result.isError) throw new Error(result.content);
       return result.content;
-    },
+    }),
     workspace: {
       read: (path) => deps.workspace.read(ctx, path),
       write: (path, content) => deps.workspace.write(ctx, path, content),

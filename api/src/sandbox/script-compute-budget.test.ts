@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { externalWait, ScriptError, type BindingTree, type ScriptRunRequest } from '../domain/scripting/script-runner';
+import { ScriptSandbox } from './script-sandbox';
+
+// Issue 13: a script calling `vance.log` in a loop ran 29–50 s against its 5 s limit, because only
+// the guest's own running time was counted. Binding time now counts, except external waits.
+describe('the compute budget of a script run', () => {
+  const sandbox = new ScriptSandbox();
+  afterAll(() => sandbox.dispose());
+
+  // A wall clock far beyond the test's own timeout: only the compute budget can end these runs.
+  const run = (source: string, bindings: BindingTree, cpuTimeoutMs: number): Promise<unknown> =>
+    sandbox.run({ filename: 'budget.js', source, mode: 'EXPRESSION', bindings, timeoutMs: 600_000, cpuTimeoutMs } satisfies ScriptRunRequest);
+
+  const failure = async (promise: Promise<unknown>): Promise<ScriptError> => {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof ScriptError) return error;
+      throw error;
+    }
+    throw new Error('the run did not fail');
+  };
+
+  it('stops an endless loop of cheap binding calls with TIMEOUT', async () => {
+    const error = await failure(run('for (;;) vance.log("x")', { log: () => null }, 300));
+    expect(error.kind).toBe('TIMEOUT');
+    expect(error.message).toContain('computed longer than 300 ms');
+  });
+
+  it('stops the loop even when the script catches every call', async () => {
+    const error = await failure(run('for (;;) { try { vance.log("x") } catch (e) {} }', { log: () => { throw new Error('no'); } }, 300));
+    expect(error.kind).toBe('TIMEOUT');
+  });
+
+  it('charges the time a binding takes on the host', async () => {
+    // Each call busy-waits 20 ms on the host: 300 ms of budget allows about fifteen of them.
+    const slow = () => {
+      const until = performance.now() + 20;
+      while (performance.now() < until) { /* host work on the script's behalf */ }
+      return null;
+    };
+    const error = await failure(run('let n = 0; for (;;) { vance.work(); n++ }', { work: slow }, 300));
+    expect(error.kind).toBe('TIMEOUT');
+  });
+
+  it('does not charge external waits (tool and model calls), however long they take', async () => {
+    const wait = externalWait(() => new Promise((resolve) => setTimeout(() => resolve('ok'), 40)));
+    // Ten waits of 40 ms each: 400 ms of waiting against a 100 ms compute budget.
+    const result = await sandbox.run({
+      filename: 'waits.js', source: 'let s = ""; for (let i = 0; i < 10; i++) s += vance.tool(); s.length', mode: 'EXPRESSION',
+      bindings: { tool: wait }, timeoutMs: 600_000, cpuTimeoutMs: 100,
+    });
+    expect(result.value).toBe(20);
+  });
+});
