@@ -31,6 +31,7 @@
  * its JSON arguments). An aborted `signal` stops the stream with the signal's reason.
  */
 import type { ChatMessage, ChatToolCall, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
+import { toolArgumentTextProblem } from '../domain/tools/tool-call-bounds';
 
 export const OFFLINE_PROVIDER_NAME = 'offline';
 export const OFFLINE_MODEL = 'offline-echo';
@@ -111,6 +112,12 @@ function planAnswer(request: ModelCallRequest): Plan {
       const rawArgs = match[2] ?? '';
       if (!offered.has(name)) {
         problems.push(`Offline model: tool ${name} is not offered (offered: ${toolList(request.tools)}).`);
+        continue;
+      }
+      // Never parse (or echo) text over the tool-argument caps.
+      const tooBig = toolArgumentTextProblem(rawArgs);
+      if (tooBig) {
+        problems.push(`Offline model: arguments for tool ${name} refused: ${tooBig}.`);
         continue;
       }
       const args = parseArgs(rawArgs);

@@ -7,28 +7,7 @@
 /** Longest guest or host message kept in an error (the model reads it; a log line stays short). */
 export const MAX_MESSAGE_CHARS = 2_000;
 
-/**
- * The deepest nesting of arrays/objects in a JSON text, counted by a scan (JSON.parse on the host
- * never sees a text deeper than the cap, and the scan stops as soon as the cap is passed).
- */
-export function jsonDepthExceeds(json: string, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return true;
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-    }
-  }
-  return false;
-}
+export { jsonDepthExceeds } from '../domain/shared/json-bounds';
 
 /** Cuts a message to `max` characters, saying that it did. */
 export function capText(text: string, max = MAX_MESSAGE_CHARS): string {

@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatToolCall, FinishReason, ModelUsage } from '../llm/model-provider';
 import type { TurnContext, TurnResult } from './engine';
 import { correctionFor, type CorrectionKind } from './validator-corrections';
+import { capToolResult, toolArgumentsProblem } from '../tools/tool-call-bounds';
 
 /**
  * The turn of a tool-using engine (ford, arthur): call the model, run the tool calls it makes, feed
@@ -8,6 +9,17 @@ import { correctionFor, type CorrectionKind } from './validator-corrections';
  * Every assistant and tool message is persisted; validator corrections (seed 004 §5a) are persisted
  * as system messages and give the model one more round each.
  */
+/** Calls whose arguments were over a cap: stored and emitted without them, never dispatched. */
+const refusals = new WeakMap<ChatToolCall, string>();
+
+function bounded(call: ChatToolCall): ChatToolCall {
+  const problem = toolArgumentsProblem(call.arguments);
+  if (problem === null) return call;
+  const stripped: ChatToolCall = { ...call, arguments: { refused: problem } };
+  refusals.set(stripped, problem);
+  return stripped;
+}
+
 export async function runToolLoop(ctx: TurnContext): Promise<TurnResult> {
   const conversation: ChatMessage[] = [...ctx.system, ...ctx.history];
   const usage = { inputTokens: 0, outputTokens: 0 };
@@ -26,7 +38,7 @@ export async function runToolLoop(ctx: TurnContext): Promise<TurnResult> {
         text += event.text;
         ctx.text(event.text);
       } else if (event.type === 'tool-call') {
-        calls.push(event.call);
+        calls.push(bounded(event.call));
       } else {
         finishReason = event.reason;
         usage.inputTokens += event.usage.inputTokens;
@@ -40,7 +52,9 @@ export async function runToolLoop(ctx: TurnContext): Promise<TurnResult> {
       anyToolCall = true;
       for (const call of calls) {
         await ctx.emit('ToolCallStarted', { toolCallId: call.id, name: call.name, arguments: call.arguments });
-        const result = await ctx.dispatch(call);
+        const refused = refusals.get(call);
+        const raw = refused ? { content: `Tool call refused: ${refused}; nothing was run.`, isError: true } : await ctx.dispatch(call);
+        const result = { ...raw, content: capToolResult(raw.content) };
         toolDataChars += result.content.length;
         await ctx.emit('ToolCallFinished', { toolCallId: call.id, name: call.name, isError: result.isError ?? false, chars: result.content.length, preview: result.content.slice(0, 500) });
         conversation.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, ...(result.isError ? { isError: true } : {}) });
