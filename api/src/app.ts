@@ -89,6 +89,10 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     services,
     logger,
     maxRequestBytes: config.maxRequestBytes,
+    operationLimits: config.operationLimits,
+    introspection: config.introspection,
+    budgets: config.budgets,
+    devErrors: config.devErrors,
     healthCheck: async () => void (await database.dataSource.query('SELECT 1')),
   });
   // Bind the port before bootstrapping, so a busy port cannot swallow the one-time admin token.

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 
 /**
  * The only reader of process.env: every setting typed, validated and frozen once at start,
- * then passed down. The README's configuration table mirrors this file.
+ * then passed down. The README's configuration table and its "Limits and security" table mirror
+ * this file.
  */
 export interface VanceConfig {
   readonly host: string;
@@ -16,8 +17,16 @@ export interface VanceConfig {
   readonly maxDocumentBytes: number;
   readonly defaultsDir: string;
   readonly logLevel: string;
-  /** Largest HTTP request body accepted, in bytes. */
+  /** Largest HTTP request body and largest WebSocket message accepted, in bytes. */
   readonly maxRequestBytes: number;
+  /** What one operation may ask for, checked before execution and before authentication (DESIGN §6). */
+  readonly operationLimits: OperationLimitsConfig;
+  /** Who may introspect the schema (`__schema`, `__type`). */
+  readonly introspection: IntrospectionPolicy;
+  /** Stack traces and internal messages in error responses (HTTP and WebSocket); off unless asked for. */
+  readonly devErrors: boolean;
+  /** Per-principal budgets: mutation and turn rates, open subscriptions. */
+  readonly budgets: BudgetsConfig;
   /** How long a turn waits for a client (FOOT) tool's answer. */
   readonly clientToolTimeoutMs: number;
   /** Time limit of one skill-script run in the sandbox. */
@@ -26,6 +35,31 @@ export interface VanceConfig {
   readonly scriptMemoryMb: number;
   /** The outermost settings layer (`VANCE_DEFAULT_SETTINGS`, a JSON object of strings). */
   readonly defaultSettings: Readonly<Record<string, string>>;
+}
+
+/** The README's "Limits and security" table lists each of these with its variable and default. */
+export interface OperationLimitsConfig {
+  /** Lexical tokens of the document (punctuators, names, values); counting stops at the first one over. */
+  readonly maxTokens: number;
+  /** Levels of nested fields (fragments flattened; introspection has graphql's own list-depth rule). */
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  /** Fields selected, a fragment's fields counted where it is spread (introspection included). */
+  readonly maxCost: number;
+  readonly maxDirectives: number;
+}
+
+export type IntrospectionPolicy = 'authenticated' | 'all' | 'off';
+
+/** Rates are per minute and per instance (memory store). */
+export interface BudgetsConfig {
+  readonly mutationsPerToken: number;
+  readonly mutationsPerTenant: number;
+  /** Mutations that start turns (sendMessage, spawnProcess, regenerateTurn, skillCommand, activateSkill). */
+  readonly turnsPerToken: number;
+  readonly turnsPerTenant: number;
+  readonly subscriptionsPerConnection: number;
+  readonly subscriptionsPerToken: number;
 }
 
 export class ConfigError extends Error {}
@@ -52,8 +86,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     maxDocumentBytes,
     defaultsDir: path.resolve(env.VANCE_DEFAULTS_DIR?.trim() || path.join(REPO_ROOT, 'vance-defaults')),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
-    // JSON escaping can inflate a document several times over; leave room for it.
-    maxRequestBytes: Math.max(8 * 1024 * 1024, maxDocumentBytes * 7),
+    maxRequestBytes: requestBytesSetting(env, maxDocumentBytes),
+    operationLimits: Object.freeze({
+      maxTokens: intSetting(env, 'VANCE_MAX_TOKENS', 3_000, 100, 1_000_000),
+      maxDepth: intSetting(env, 'VANCE_MAX_DEPTH', 12, 2, 1_000),
+      maxAliases: intSetting(env, 'VANCE_MAX_ALIASES', 50, 0, 100_000),
+      maxCost: intSetting(env, 'VANCE_MAX_COST', 1_000, 10, 1_000_000),
+      maxDirectives: intSetting(env, 'VANCE_MAX_DIRECTIVES', 50, 0, 100_000),
+    }),
+    introspection: introspectionSetting(env.VANCE_INTROSPECTION),
+    devErrors: booleanSetting(env, 'VANCE_DEV_ERRORS'),
+    budgets: Object.freeze({
+      mutationsPerToken: intSetting(env, 'VANCE_RATE_MUTATIONS_PER_TOKEN', 600, 1),
+      mutationsPerTenant: intSetting(env, 'VANCE_RATE_MUTATIONS_PER_TENANT', 3_000, 1),
+      turnsPerToken: intSetting(env, 'VANCE_RATE_TURNS_PER_TOKEN', 120, 1),
+      turnsPerTenant: intSetting(env, 'VANCE_RATE_TURNS_PER_TENANT', 600, 1),
+      subscriptionsPerConnection: intSetting(env, 'VANCE_MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1),
+      subscriptionsPerToken: intSetting(env, 'VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN', 500, 1),
+    }),
     clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
     scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
@@ -69,6 +119,31 @@ function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
   }
   return value;
+}
+
+/** JSON escaping can inflate a document several times over: the default leaves room for it. */
+function requestBytesSetting(env: NodeJS.ProcessEnv, maxDocumentBytes: number): number {
+  const value = intSetting(env, 'VANCE_MAX_REQUEST_BYTES', Math.max(8 * 1024 * 1024, maxDocumentBytes * 7), 1024);
+  if (value < maxDocumentBytes) {
+    throw new ConfigError(`VANCE_MAX_REQUEST_BYTES (${value}) must be at least VANCE_MAX_DOCUMENT_BYTES (${maxDocumentBytes})`);
+  }
+  return value;
+}
+
+function booleanSetting(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+const INTROSPECTION_POLICIES: readonly IntrospectionPolicy[] = ['authenticated', 'all', 'off'];
+
+function introspectionSetting(raw: string | undefined): IntrospectionPolicy {
+  const value = raw?.trim().toLowerCase() || 'authenticated';
+  const policy = INTROSPECTION_POLICIES.find((p) => p === value);
+  if (!policy) throw new ConfigError(`VANCE_INTROSPECTION must be one of ${INTROSPECTION_POLICIES.join(', ')}, got '${raw}'`);
+  return policy;
 }
 
 /**

@@ -75,9 +75,19 @@ function longText(chars: number): string {
   return out.join(' ');
 }
 
+// The bench drives one token far past the per-principal budgets (issue 13) on purpose: lift them.
+const UNLIMITED = {
+  VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN: String(SUBSCRIBERS + 100),
+  VANCE_MAX_SUBSCRIPTIONS_PER_CONNECTION: String(SUBSCRIBERS + 100),
+  VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000',
+  VANCE_RATE_MUTATIONS_PER_TENANT: '1000000',
+  VANCE_RATE_TURNS_PER_TOKEN: '1000000',
+  VANCE_RATE_TURNS_PER_TENANT: '1000000',
+};
+
 async function startLocal(dataDir: string): Promise<{ vance: RunningVance; database: Database }> {
   const database = await openDatabase({ dataDir });
-  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...UNLIMITED });
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
   return { vance, database };
 }

@@ -68,8 +68,9 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
   const events: GraphQLResult<T>[] = [];
   const waiters: (() => void)[] = [];
   let error: unknown;
+  let unsubscribe = (): void => undefined;
   const done = new Promise<void>((resolve) => {
-    client.subscribe<T>({ query, variables }, {
+    unsubscribe = client.subscribe<T>({ query, variables }, {
       next: (value) => { events.push(value as GraphQLResult<T>); waiters.shift()?.(); },
       error: (err) => { error = err; waiters.splice(0).forEach((w) => w()); resolve(); },
       complete: () => { waiters.splice(0).forEach((w) => w()); resolve(); },
@@ -79,6 +80,8 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
   return {
     events,
     done,
+    /** Completes the subscription from the client's side. */
+    stop: () => unsubscribe(),
     get error() { return error; },
     async next(timeoutMs = 5_000): Promise<GraphQLResult<T>> {
       const deadline = Date.now() + timeoutMs;

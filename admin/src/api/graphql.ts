@@ -1,7 +1,8 @@
 /**
  * One POST /graphql round trip with the session token. GraphQL errors become react-admin HttpErrors:
  * `extensions.code` UNAUTHENTICATED → 401 and FORBIDDEN → 403 (the auth provider logs out on both),
- * BAD_USER_INPUT → 400 with the validator's diagnostics in `body.diagnostics`.
+ * BAD_USER_INPUT → 400 with the validator's diagnostics in `body.diagnostics`, RATE_LIMITED → 429
+ * (a spent budget; the message says when to retry, and it does not log out).
  */
 import { HttpError } from 'react-admin';
 import { session } from './session';
@@ -19,6 +20,7 @@ const STATUS: Record<string, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   BAD_USER_INPUT: 400,
+  RATE_LIMITED: 429,
 };
 
 export async function gql<T>(query: string, variables: Record<string, unknown> = {}, token: string | null = session.token()): Promise<T> {

@@ -8,7 +8,8 @@ export type ErrorCategory =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'RATE_LIMITED';
 
 export type Severity = 'ERROR' | 'WARNING';
 
@@ -69,5 +70,23 @@ export class NameTakenError extends DomainError {
   readonly category = 'CONFLICT';
   constructor(readonly kind: string, readonly key: string) {
     super(`${kind} '${key}' already exists`);
+  }
+}
+
+/**
+ * A per-principal budget is spent (issue 13): too many mutations or turns in the current window
+ * (`retryAfterMs` says when the window ends), or too many open subscriptions (no retry time: close one).
+ * `limit` names the budget as the README's "Limits and security" table does.
+ */
+export class LimitExceededError extends DomainError {
+  readonly category = 'RATE_LIMITED';
+  constructor(
+    readonly code: 'RATE_LIMITED' | 'TOO_MANY_SUBSCRIPTIONS',
+    readonly limit: string,
+    readonly max: number,
+    readonly retryAfterMs: number | null,
+    message: string,
+  ) {
+    super(message);
   }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { hashApiToken } from '../domain/identity/api-token';
 import type { Principal } from '../domain/identity/principal';
 import type { Services } from '../services';
 
@@ -6,17 +7,26 @@ import type { Services } from '../services';
 export interface GraphQLContext {
   readonly services: Services;
   readonly logger: Logger;
+  /** The hash of the bearer token (null without one): the key of per-token budgets. */
+  readonly tokenKey: string | null;
   /** Throws UnauthenticatedError when the request carried no valid token. */
   principal(): Promise<Principal>;
 }
 
 export function createContext(services: Services, logger: Logger, authorization: string | null | undefined): GraphQLContext {
   let principal: Promise<Principal> | undefined;
+  const token = bearerToken(authorization);
   return {
     services,
     logger,
-    principal: () => (principal ??= services.identity.authenticate(bearerToken(authorization))),
+    tokenKey: token === null ? null : hashApiToken(token),
+    principal: () => (principal ??= services.identity.authenticate(token)),
   };
+}
+
+/** False when the caller has no valid token (who may see field suggestions, for one). */
+export function isAuthenticated(context: GraphQLContext): Promise<boolean> {
+  return context.principal().then(() => true, () => false);
 }
 
 /** `Bearer <token>` (scheme case-insensitive); a bare token is accepted for WebSocket clients. */

@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
-import { DomainError, type ErrorCategory } from '../domain/errors';
+import { DomainError, LimitExceededError, type ErrorCategory } from '../domain/errors';
 
 /**
  * The one place that turns domain errors into GraphQL errors (DESIGN §5), used by HTTP (Apollo's
@@ -13,6 +13,7 @@ const CODE_OF_CATEGORY: Record<ErrorCategory, string> = {
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
+  RATE_LIMITED: 'RATE_LIMITED',
 };
 
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
@@ -26,6 +27,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
         code: CODE_OF_CATEGORY[original.category],
         domainCode: original.code,
         diagnostics: original.diagnostics.map((d) => ({ severity: d.severity, message: d.message, path: d.path ?? null, line: d.line ?? null, column: d.column ?? null, field: d.field ?? null })),
+        ...(original instanceof LimitExceededError ? limitExtensions(original) : {}),
       },
     };
   }
@@ -40,6 +42,19 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     ...(formatted.path ? { path: formatted.path } : {}),
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
   };
+}
+
+function limitExtensions(error: LimitExceededError): Record<string, unknown> {
+  return { limit: error.limit, max: error.max, ...(error.retryAfterMs !== null ? { retryAfterMs: error.retryAfterMs } : {}) };
+}
+
+/**
+ * GraphQL's "Did you mean …?" hints name fields, types and enum values an anonymous caller was not
+ * shown (introspection is for authenticated callers); they are cut from its errors (issue 13).
+ */
+export function withoutSuggestions(message: string): string {
+  const at = message.indexOf(' Did you mean ');
+  return at < 0 ? message : message.slice(0, at);
 }
 
 /**

@@ -2,21 +2,32 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
+import type { BudgetsConfig, IntrospectionPolicy, OperationLimitsConfig } from '../config';
 import type { Services } from '../services';
 import { serveAdmin } from './admin-static';
-import { bearerToken, createContext, type GraphQLContext } from './context';
+import { apolloGuardPlugin } from './apollo-guard';
+import { createContext, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
 import { BodyTooLargeError, readBody } from './http-body';
+import { operationLimitError } from './operation-limits';
+import { RequestGuard } from './request-guard';
+import { SubscriptionCaps } from './subscription-caps';
+import { serveGraphQLWs } from './ws-server';
 
 export interface GraphQLServerOptions {
   readonly schema: GraphQLSchema;
   readonly services: Services;
   readonly logger: Logger;
+  /** Largest HTTP body and WebSocket message. */
   readonly maxRequestBytes: number;
+  readonly operationLimits: OperationLimitsConfig;
+  readonly introspection: IntrospectionPolicy;
+  readonly budgets: BudgetsConfig;
+  /** Stack traces and exception messages in error responses. */
+  readonly devErrors: boolean;
   /** Answers GET /healthz; throws when the instance cannot serve (e.g. database down). */
   readonly healthCheck: () => Promise<void>;
 }
@@ -29,38 +40,29 @@ export interface GraphQLServer {
 
 /**
  * Apollo on plain node:http (express halves throughput, STACK.md §3) and graphql-ws on the same
- * path and port. Both transports share the context factory and the error formatter.
+ * path and port (`ws-server.ts`). Both transports share the context factory, the error formatter
+ * and the request guard (operation limits, introspection policy, budgets: `request-guard.ts`).
  */
 export async function createGraphQLServer(options: GraphQLServerOptions): Promise<GraphQLServer> {
   const { schema, services, logger } = options;
   const httpServer = createServer();
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: options.maxRequestBytes });
-  const formatErrors = (errors: readonly { toJSON(): GraphQLFormattedError }[]) =>
-    errors.map((e) => formatGraphQLError(e.toJSON(), e, logger));
-  const wsCleanup = useServer<Record<string, unknown>>(
-    {
-      schema,
-      // A connection with a bad token is refused at init (close 4403); without a token, each
-      // operation answers UNAUTHENTICATED like HTTP does.
-      onConnect: async (ctx) => {
-        const auth = ctx.connectionParams?.authorization;
-        if (auth === undefined) return true;
-        return services.identity.authenticate(bearerToken(stringOrNull(auth))).then(() => true, () => false);
-      },
-      context: (ctx) => createContext(services, logger, stringOrNull(ctx.connectionParams?.authorization)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: formatErrors(result.errors) } : undefined,
-      onError: (_ctx, _id, _payload, errors) => formatErrors(errors),
-    },
-    wsServer,
-  );
+  const guard = new RequestGuard(options);
+  const wsCleanup = serveGraphQLWs({
+    wsServer, schema, services, logger, guard, devErrors: options.devErrors,
+    caps: new SubscriptionCaps(options.budgets),
+  });
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
+    // Who may introspect is the guard's decision (introspection-policy.ts), per caller.
     introspection: true,
+    // Explicit, not Apollo's NODE_ENV default: a stack trace names server paths (issue 13).
+    includeStacktraceInErrorResponses: options.devErrors,
     // main.ts owns signal handling and the shutdown order (server, bus, database).
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
+      apolloGuardPlugin(guard),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
     ],
@@ -91,7 +93,9 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     try {
       body = req.method === 'POST' ? await readBody(req, options.maxRequestBytes) : '';
     } catch (err) {
-      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { error: `Request body exceeds ${options.maxRequestBytes} bytes` });
+      if (err instanceof BodyTooLargeError) {
+        return sendJson(res, 413, { errors: [operationLimitError('maxRequestBytes', options.maxRequestBytes).toJSON()] });
+      }
       throw err;
     }
     const headers = new HeaderMap();
@@ -142,8 +146,4 @@ function parseJson(body: string, headers: HeaderMap): unknown {
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(value));
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
 }

@@ -1,0 +1,100 @@
+/**
+ * graphql-ws on the HTTP server's /graphql path (DESIGN §5): the same context factory, error
+ * formatter and request guard as HTTP. onSubscribe does for each operation what Apollo's pipeline
+ * and `apollo-guard.ts` do on HTTP — operation limits, parse, limits, validation, admit — and then
+ * counts a subscription against its caps. Message size is bounded by `ws`'s maxPayload (close 1009).
+ */
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import type { Context, Disposable, SubscribePayload } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Logger } from 'pino';
+import type { WebSocketServer } from 'ws';
+import { DomainError } from '../domain/errors';
+import type { Services } from '../services';
+import { bearerToken, createContext } from './context';
+import { formatGraphQLError, withoutSuggestions } from './errors';
+import type { RequestGuard } from './request-guard';
+import type { SubscriptionCaps } from './subscription-caps';
+
+export interface WsServerOptions {
+  readonly wsServer: WebSocketServer;
+  readonly schema: GraphQLSchema;
+  readonly services: Services;
+  readonly logger: Logger;
+  readonly guard: RequestGuard;
+  readonly caps: SubscriptionCaps;
+  /** false: graphql-ws closes with "Internal server error" instead of the exception's message. */
+  readonly devErrors: boolean;
+}
+
+type WsContext = Context<Record<string, unknown>>;
+
+export function serveGraphQLWs(options: WsServerOptions): Disposable {
+  const { schema, services, logger, guard, caps } = options;
+  // A token is checked at connect (a bad one closes 4403), so a connection without one is anonymous.
+  const anonymous = (ctx: WsContext) => authorizationOf(ctx) === null;
+  const formatErrors = (ctx: WsContext, errors: readonly GraphQLError[]) =>
+    errors.map((e) => {
+      const formatted = formatGraphQLError(e.toJSON(), e, logger);
+      return anonymous(ctx) ? { ...formatted, message: withoutSuggestions(formatted.message) } : formatted;
+    });
+
+  async function prepare(ctx: WsContext, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const refused = guard.limits.checkSource(payload.query);
+    if (refused) return [refused];
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query);
+    } catch (err) {
+      if (err instanceof GraphQLError) return [err];
+      throw err;
+    }
+    const tooMuch = guard.limits.checkDocument(schema, document);
+    if (tooMuch) return [tooMuch];
+    const invalid = validate(schema, document, specifiedRules, { hideSuggestions: anonymous(ctx) });
+    if (invalid.length > 0) return invalid;
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) return [new GraphQLError('Unable to identify the operation: give a known operationName')];
+    const contextValue = createContext(services, logger, authorizationOf(ctx));
+    try {
+      await guard.admit(document, operation, contextValue);
+      if (operation.operation === 'subscription') caps.acquire(ctx, id, contextValue.tokenKey);
+    } catch (err) {
+      if (err instanceof DomainError) return [new GraphQLError(err.message, { originalError: err })];
+      throw err;
+    }
+    return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+  }
+
+  return useServer<Record<string, unknown>>(
+    {
+      schema,
+      // A connection with a bad token is refused at init (close 4403); without a token, each
+      // operation answers UNAUTHENTICATED like HTTP does.
+      onConnect: async (ctx) => {
+        const auth = ctx.connectionParams?.authorization;
+        if (auth === undefined) return true;
+        return services.identity.authenticate(bearerToken(stringOrNull(auth))).then(() => true, () => false);
+      },
+      onSubscribe: prepare,
+      onNext: (ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: formatErrors(ctx, result.errors) } : undefined,
+      onError: (ctx, id, _payload, errors) => {
+        caps.release(ctx, id);
+        return formatErrors(ctx, errors);
+      },
+      onComplete: (ctx, id) => caps.release(ctx, id),
+      onClose: (ctx) => caps.releaseConnection(ctx),
+      isProd: !options.devErrors,
+    },
+    options.wsServer,
+  );
+}
+
+function authorizationOf(ctx: WsContext): string | null {
+  return stringOrNull(ctx.connectionParams?.authorization);
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
