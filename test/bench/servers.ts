@@ -17,6 +17,25 @@ import { openDatabase } from '../../api/src/persistence';
 
 export const BENCH_TOKEN = 'bench-admin-token-0123456789';
 
+/**
+ * The document `effectiveDocument` serves: a valid recipe of a bundled recipe's shape, ~0.7 KB.
+ * (It was `'engine: ford\n'.repeat(50)` until validation refused duplicate YAML keys, issue 12.)
+ */
+const BENCH_RECIPE = [
+  'title: Bench',
+  'description: The recipe the throughput bench reads through effectiveDocument.',
+  'engine: ford',
+  'tags: [bench]',
+  'params:',
+  '  maxIterations: 10',
+  '  temperature: 0.2',
+  'allowedToolsRemove:',
+  '  - "@destructive"',
+  'promptPrefix: |',
+  ...Array.from({ length: 12 }, (_, i) => `  ${i + 1}. Work in small steps, cite what each tool returned, and keep the answer short.`),
+  '',
+].join('\n');
+
 async function main(): Promise<void> {
   const bare = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -30,7 +49,7 @@ async function main(): Promise<void> {
   const cached = await startVance({ config, logger, database });
   const naive = await startVance({ config, logger, database, documentCache: { disabled: true } });
   await cached.services.documents.put(
-    await cached.services.identity.authenticate(BENCH_TOKEN), 'VANCE', null, '_vance/recipes/bench.yaml', 'engine: ford\n'.repeat(50),
+    await cached.services.identity.authenticate(BENCH_TOKEN), 'VANCE', null, '_vance/recipes/bench.yaml', BENCH_RECIPE,
   );
   console.log(JSON.stringify({ bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, cached: cached.url, naive: naive.url }));
 }
