@@ -35,7 +35,7 @@ import type { TemplateEngine } from '../../api/src/domain/templates/template-eng
 import { InMemoryDocumentStore } from '../../api/src/domain/testing/in-memory-document-store';
 import { NunjucksTemplateEngine } from '../../api/src/templates';
 import { generate, MESSAGES, messages } from './turn-preparation-corpus';
-import { BenchReport, collectGarbage as collect, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
+import { BenchReport, collectGarbage as collect, envNumber, runAsScript, UNHURRIED_TEMPLATE_LIMITS, type BenchOptions, type RatioRow } from './harness';
 
 interface Settings {
   readonly sizes: readonly number[];
@@ -308,8 +308,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const report = new BenchReport(options.print);
   /** naive ÷ ours, recorded as a row of `table`. */
   const ratio = (table: string, name: string, naiveMs: number, oursMs: number) => `${report.ratio(table, name, naiveMs / oursMs).toFixed(0)}×`;
-  const isolate = new NunjucksTemplateEngine({ sandbox: 'isolate' });
-  const inProcess = new NunjucksTemplateEngine({ sandbox: 'in-process' });
+  const isolate = new NunjucksTemplateEngine({ sandbox: 'isolate', limits: UNHURRIED_TEMPLATE_LIMITS });
+  const inProcess = new NunjucksTemplateEngine({ sandbox: 'in-process', limits: UNHURRIED_TEMPLATE_LIMITS });
   const headline: string[] = [];
   const variants: string[] = [];
   const cold: string[] = [];
