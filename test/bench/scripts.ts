@@ -3,22 +3,32 @@
  * one `vance.*` binding round trip costs, each against a baseline measured in the same run.
  *
  *   node --no-node-snapshot --import tsx test/bench/scripts.ts
- *   (BENCH_ITERATIONS=2000 BENCH_CALLS=100 to change the defaults)
+ *   (BENCH_ITERATIONS=2000 BENCH_CALLS=100 are the defaults; BENCH_TINY=1 for the test's sizes)
  *
  * 1. A small skill-like script (reads args, builds an object) on the warm pool vs. a cold isolate
  *    per run (poolSize 0: create, bootstrap, run, dispose): p50/p99 and the ratio.
  * 2. A script making BENCH_CALLS calls to a trivial host function vs. the same script making none:
  *    (p50 with calls − p50 without) / calls = one round trip (JSON out, applySyncPromise, JSON back),
- *    for a sync and an async host function.
+ *    for a sync and an async host function; each run's p50 against the no-call run's.
  * Numbers are printed, never asserted.
  */
 import type { ScriptRunRequest } from '../../api/src/domain/scripting/script-runner';
 import { ScriptSandbox } from '../../api/src/sandbox/script-sandbox';
+import { BenchReport, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2000);
-const CALLS = Number(process.env.BENCH_CALLS ?? 100);
-const WARMUP = 50;
-const ROUNDS = 5;
+interface Settings {
+  /** Runs per case of the round-trip table (a quarter of it per case of the pool table). */
+  readonly iterations: number;
+  /** Host calls per run of the round-trip cases. */
+  readonly calls: number;
+  readonly warmUp: number;
+  readonly rounds: number;
+}
+
+function settings(tiny: boolean): Settings {
+  if (tiny) return { iterations: 40, calls: 10, warmUp: 5, rounds: 2 };
+  return { iterations: envNumber('BENCH_ITERATIONS', 2000), calls: envNumber('BENCH_CALLS', 100), warmUp: 50, rounds: 5 };
+}
 
 interface Stats { p50: number; p99: number }
 type Case = [name: string, run: () => Promise<unknown>];
@@ -31,12 +41,12 @@ const SMALL: Omit<ScriptRunRequest, 'bindings'> = {
 };
 
 /** Round-robin rounds, so JIT warm-up and GC pressure do not favour whichever case runs last. */
-async function measureAll(cases: readonly Case[], iterations: number): Promise<[string, Stats][]> {
+async function measureAll(s: Settings, cases: readonly Case[], iterations: number): Promise<[string, Stats][]> {
   const samples = cases.map(() => [] as number[]);
-  for (const [, run] of cases) for (let i = 0; i < WARMUP; i++) await run();
-  for (let round = 0; round < ROUNDS; round++) {
+  for (const [, run] of cases) for (let i = 0; i < s.warmUp; i++) await run();
+  for (let round = 0; round < s.rounds; round++) {
     for (const [c, [, run]] of cases.entries()) {
-      for (let i = 0; i < iterations / ROUNDS; i++) {
+      for (let i = 0; i < iterations / s.rounds; i++) {
         const t0 = performance.now();
         await run();
         samples[c]!.push(performance.now() - t0);
@@ -49,49 +59,60 @@ async function measureAll(cases: readonly Case[], iterations: number): Promise<[
   });
 }
 
-async function pool(): Promise<void> {
+async function pool(s: Settings, report: BenchReport): Promise<void> {
   const warm = new ScriptSandbox({ poolSize: 2 });
   const cold = new ScriptSandbox({ poolSize: 0 });
-  const rows = await measureAll([
-    ['small script, warm pool (fresh context per run) (BASELINE)', () => warm.run({ ...SMALL, bindings: {} })],
-    ['small script, cold isolate per run (create + dispose)', () => cold.run({ ...SMALL, bindings: {} })],
-  ], ITERATIONS / 4);
-  const base = rows[0]![1].p50;
-  console.log(`\n## Warm pool vs. cold isolate: ${ITERATIONS / 4} runs per case (${ROUNDS} interleaved rounds) after ${WARMUP} warm-up\n`);
-  console.log('| case | p50 ms | p99 ms | p50 vs baseline |');
-  console.log('| --- | ---: | ---: | ---: |');
-  for (const [name, s] of rows) console.log(`| ${name} | ${s.p50.toFixed(3)} | ${s.p99.toFixed(3)} | ${(s.p50 / base).toFixed(2)}× |`);
-  warm.dispose();
-  cold.dispose();
+  try {
+    const rows = await measureAll(s, [
+      ['small script, warm pool (fresh context per run) (BASELINE)', () => warm.run({ ...SMALL, bindings: {} })],
+      ['small script, cold isolate per run (create + dispose)', () => cold.run({ ...SMALL, bindings: {} })],
+    ], s.iterations / 4);
+    const base = rows[0]![1].p50;
+    const out = report.print;
+    out(`\n## Warm pool vs. cold isolate: ${s.iterations / 4} runs per case (${s.rounds} interleaved rounds) after ${s.warmUp} warm-up\n`);
+    out('| case | p50 ms | p99 ms | p50 vs baseline |');
+    out('| --- | ---: | ---: | ---: |');
+    for (const [name, r] of rows) out(`| ${name} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${report.ratio('Warm pool vs. cold isolate', name, r.p50 / base).toFixed(2)}× |`);
+  } finally {
+    warm.dispose();
+    cold.dispose();
+  }
 }
 
-async function roundTrip(): Promise<void> {
+async function roundTrip(s: Settings, report: BenchReport): Promise<void> {
   const sandbox = new ScriptSandbox({ poolSize: 2 });
   const bindings = { sync: (x: unknown) => x as number, async: async (x: unknown) => x as number };
   const loop = (fn: string, n: number) => ({
     filename: 'skills/bench/scripts/calls.js', mode: 'EXPRESSION' as const, bindings,
     source: `let sum = 0;\nfor (let i = 0; i < ${n}; i++) sum += vance.${fn}(i);\nsum`,
   });
-  const rows = await measureAll([
-    ['0 calls (BASELINE)', () => sandbox.run(loop('sync', 0))],
-    [`${CALLS} calls, sync host function`, () => sandbox.run(loop('sync', CALLS))],
-    [`${CALLS} calls, async host function`, () => sandbox.run(loop('async', CALLS))],
-  ], ITERATIONS);
-  const [base, ...withCalls] = rows;
-  console.log(`\n## One binding round trip: ${ITERATIONS} runs per case (${ROUNDS} interleaved rounds) after ${WARMUP} warm-up\n`);
-  console.log('| case | run p50 ms | run p99 ms | per call p50 µs | per call p99 µs |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
-  console.log(`| ${base![0]} | ${base![1].p50.toFixed(3)} | ${base![1].p99.toFixed(3)} | – | – |`);
-  for (const [name, s] of withCalls) {
-    const per = (t: number, b: number) => (((t - b) / CALLS) * 1000).toFixed(1);
-    console.log(`| ${name} | ${s.p50.toFixed(3)} | ${s.p99.toFixed(3)} | ${per(s.p50, base![1].p50)} | ${per(s.p99, base![1].p99)} |`);
+  try {
+    const rows = await measureAll(s, [
+      ['0 calls (BASELINE)', () => sandbox.run(loop('sync', 0))],
+      [`${s.calls} calls, sync host function`, () => sandbox.run(loop('sync', s.calls))],
+      [`${s.calls} calls, async host function`, () => sandbox.run(loop('async', s.calls))],
+    ], s.iterations);
+    const base = rows[0]![1];
+    const out = report.print;
+    out(`\n## One binding round trip: ${s.iterations} runs per case (${s.rounds} interleaved rounds) after ${s.warmUp} warm-up\n`);
+    out('| case | run p50 ms | run p99 ms | run p50 vs baseline | per call p50 µs | per call p99 µs |');
+    out('| --- | ---: | ---: | ---: | ---: | ---: |');
+    const per = (t: number, b: number) => (((t - b) / s.calls) * 1000).toFixed(1);
+    for (const [c, [name, r]] of rows.entries()) {
+      const ratio = report.ratio('One binding round trip', name, r.p50 / base.p50).toFixed(2);
+      out(`| ${name} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${ratio}× | ${c === 0 ? '–' : per(r.p50, base.p50)} | ${c === 0 ? '–' : per(r.p99, base.p99)} |`);
+    }
+  } finally {
+    sandbox.dispose();
   }
-  sandbox.dispose();
 }
 
-async function main(): Promise<void> {
-  await pool();
-  await roundTrip();
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const s = settings(options.tiny ?? false);
+  const report = new BenchReport(options.print);
+  await pool(s, report);
+  await roundTrip(s, report);
+  return report.rows;
 }
 
-void main();
+runAsScript(__filename, runBench);

@@ -3,35 +3,70 @@
  * docs/templates.md), against default (unhardened) nunjucks measured in the same run.
  *
  *   node --no-node-snapshot --import tsx test/bench/templates.ts
+ *   (BENCH_ITERATIONS=2000 BENCH_DOS_CAP_MS=5000 are the defaults; BENCH_TINY=1 for the test's sizes)
  *
  * 1. Render latency of a ~2 KB recipe-like template (if/elseif/else, a for over 20 rows, filters,
  *    10 variables): median and p95, compiled once and compiled every time; ratios against default
  *    nunjucks compiled once.
- * 2. Cold start: first render of a fresh renderer (isolate boot with and without V8's code cache).
+ * 2. Cold start: first render of a fresh renderer (isolate boot with and without V8's code cache),
+ *    against default nunjucks' first render.
  * 3. SSTI payloads through all three; DoS payloads each in a child process of its own (killed
  *    DOS_CAP_MS after spawning, tsx start-up included), with render time, outcome and peak RSS.
  * Numbers are printed, never asserted.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type * as Nunjucks from 'nunjucks';
-import type * as Templates from '../../api/src/templates';
-import type * as Sandbox from '../../api/src/sandbox/isolated-template-renderer';
+import * as templates from '../../api/src/templates';
+import * as sandbox from '../../api/src/sandbox/isolated-template-renderer';
+import { BenchReport, envNumber, isMain, runAsScript, UNHURRIED_TEMPLATE_LIMITS, type BenchOptions, type RatioRow } from './harness';
 
-// Default nunjucks must be a separate module instance: the hardening patches the shared runtime
-// of whichever copy the engine loads. Load it first, then drop it from the cache.
-const load = createRequire(__filename);
-const defaultNunjucks = load('nunjucks') as typeof Nunjucks;
-for (const key of Object.keys(load.cache)) if (key.includes('/node_modules/nunjucks/')) delete load.cache[key];
-const templates = load('../../api/src/templates') as typeof Templates;
-const sandbox = load('../../api/src/sandbox/isolated-template-renderer') as typeof Sandbox;
+interface Settings {
+  readonly iterations: number;
+  readonly warmUp: number;
+  readonly rounds: number;
+  /** Isolate boots in the cold-start table (the first one has no code cache yet). */
+  readonly boots: number;
+  readonly dosCapMs: number;
+  /** Indexes into DOS; tiny keeps one payload that every mode finishes, so no child waits for the cap. */
+  readonly dos: readonly number[];
+}
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2000);
-const WARMUP = 200;
-const ROUNDS = 5;
-const DOS_CAP_MS = Number(process.env.BENCH_DOS_CAP_MS ?? 5000);
+function settings(tiny: boolean): Settings {
+  if (tiny) return { iterations: 20, warmUp: 10, rounds: 2, boots: 2, dosCapMs: 30_000, dos: [3] };
+  return { iterations: envNumber('BENCH_ITERATIONS', 2000), warmUp: 200, rounds: 5, boots: 6, dosCapMs: envNumber('BENCH_DOS_CAP_MS', 5000), dos: DOS.map((_, i) => i) };
+}
+
 type Mode = 'default' | 'in-process' | 'isolate';
 const MODES: Mode[] = ['default', 'in-process', 'isolate'];
+
+let pristine: typeof Nunjucks | undefined;
+
+/**
+ * Default nunjucks as a module instance of its own: the hardening patches the shared runtime of the
+ * copy the engine loaded. So the engine's cached nunjucks modules are set aside, a fresh copy is
+ * loaded, and the engine's are put back (anything that requires nunjucks later gets the engine's).
+ */
+function defaultNunjucks(): typeof Nunjucks {
+  if (pristine) return pristine;
+  const load = createRequire(__filename);
+  const inNunjucks = `${path.sep}node_modules${path.sep}nunjucks${path.sep}`;
+  const takeOut = () => {
+    const taken: typeof load.cache = {};
+    for (const key of Object.keys(load.cache)) {
+      if (!key.includes(inNunjucks)) continue;
+      taken[key] = load.cache[key];
+      delete load.cache[key];
+    }
+    return taken;
+  };
+  const engines = takeOut();
+  pristine = load('nunjucks') as typeof Nunjucks;
+  takeOut();
+  Object.assign(load.cache, engines);
+  return pristine;
+}
 
 const TEMPLATE = `You are a Vance worker running the {{ recipe }} recipe on {{ engine }} ({{ provider }}/{{ model }}).
 {% if tier == "small" %}
@@ -84,16 +119,16 @@ interface Stats { median: number; p95: number }
 type Case = [name: string, run: (i: number) => unknown];
 
 /**
- * Round-robin: every case runs ROUNDS times for ITERATIONS / ROUNDS renders, interleaved with the
- * others, so JIT warm-up and GC pressure do not favour whichever case happens to run last.
+ * Round-robin: every case runs `rounds` times for `iterations / rounds` renders, interleaved with
+ * the others, so JIT warm-up and GC pressure do not favour whichever case happens to run last.
  */
-async function measureAll(cases: readonly Case[]): Promise<[string, Stats][]> {
+async function measureAll(s: Settings, cases: readonly Case[]): Promise<[string, Stats][]> {
   const samples = cases.map(() => [] as number[]);
   let counter = 0;
-  for (const [, run] of cases) for (let i = 0; i < WARMUP; i++) await run(counter++);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (const [, run] of cases) for (let i = 0; i < s.warmUp; i++) await run(counter++);
+  for (let round = 0; round < s.rounds; round++) {
     for (const [c, [, run]] of cases.entries()) {
-      for (let i = 0; i < ITERATIONS / ROUNDS; i++) {
+      for (let i = 0; i < s.iterations / s.rounds; i++) {
         const n = counter++;
         const t0 = performance.now();
         const result = run(n);
@@ -109,77 +144,87 @@ async function measureAll(cases: readonly Case[]): Promise<[string, Stats][]> {
 }
 
 function defaultEnv(): Nunjucks.Environment {
-  return new defaultNunjucks.Environment([], { autoescape: false });
+  return new (defaultNunjucks().Environment)([], { autoescape: false });
 }
 
-async function latency(): Promise<void> {
-  const config = { limits: templates.DEFAULT_TEMPLATE_LIMITS, templates: {}, cacheSize: 500 };
+/** The latency and cold-start cases: measured, not limited (UNHURRIED_TEMPLATE_LIMITS). */
+const LIMITS = { ...templates.DEFAULT_TEMPLATE_LIMITS, ...UNHURRIED_TEMPLATE_LIMITS };
+const CONFIG = { limits: LIMITS, templates: {}, cacheSize: 500 };
+
+async function latency(s: Settings, report: BenchReport): Promise<void> {
   const env = defaultEnv();
-  const compiled = new defaultNunjucks.Template(TEMPLATE, env, undefined, true);
-  const inProcess = new templates.InProcessTemplateRenderer(config);
-  const isolate = new sandbox.IsolatedTemplateRenderer(config, templates.DEFAULT_TEMPLATE_LIMITS);
-  const engineIn = new templates.NunjucksTemplateEngine({ sandbox: 'in-process' });
-  const engineIso = new templates.NunjucksTemplateEngine({ sandbox: 'isolate' });
-  const expected = compiled.render(CONTEXT);
-  const check = (name: string, out: string) => {
-    if (out !== expected) throw new Error(`${name} renders differently from default nunjucks`);
-  };
-  const ok = (o: Templates.RenderOutcome) => {
-    if (!o.ok) throw new Error(o.message);
-    return o.output;
-  };
-  check('in-process', ok(inProcess.render('x', TEMPLATE, CONTEXT)));
-  check('isolate', ok(isolate.render('x', TEMPLATE, CONTEXT)));
-  // Compile-every-time variants change the source by one trailing comment so nothing is cached.
-  const unique = (i: number) => `${TEMPLATE}{# ${i} #}`;
-  const rows = await measureAll([
-    ['default nunjucks, compiled once (BASELINE)', () => compiled.render(CONTEXT)],
-    ['default nunjucks, compile each time', (i) => env.renderString(unique(i), CONTEXT)],
-    ['hardened in-process, compiled once', () => ok(inProcess.render('x', TEMPLATE, CONTEXT))],
-    ['hardened in-process, compile each time', (i) => ok(inProcess.render(`u${i}`, unique(i), CONTEXT))],
-    ['hardened in isolate, compiled once', () => ok(isolate.render('x', TEMPLATE, CONTEXT))],
-    ['hardened in isolate, compile each time', (i) => ok(isolate.render(`u${i}`, unique(i), CONTEXT))],
-    ['engine, in-process: hash + context copy + render', () => engineIn.render(TEMPLATE, CONTEXT)],
-    ['engine, isolate (the default): hash + context copy + render', () => engineIso.render(TEMPLATE, CONTEXT)],
-  ]);
-  const base = rows[0]![1].median;
-  console.log(`\n## Render latency: ${TEMPLATE.length}-character template, ${ITERATIONS} renders per case (${ROUNDS} interleaved rounds) after ${WARMUP} warm-up\n`);
-  console.log('| case | median ms | p95 ms | median vs baseline |');
-  console.log('| --- | ---: | ---: | ---: |');
-  for (const [name, s] of rows) console.log(`| ${name} | ${s.median.toFixed(3)} | ${s.p95.toFixed(3)} | ${(s.median / base).toFixed(2)}× |`);
-  isolate.dispose();
-  engineIso.dispose();
+  const compiled = new (defaultNunjucks().Template)(TEMPLATE, env, undefined, true);
+  const inProcess = new templates.InProcessTemplateRenderer(CONFIG);
+  const isolate = new sandbox.IsolatedTemplateRenderer(CONFIG, LIMITS);
+  const engineIn = new templates.NunjucksTemplateEngine({ sandbox: 'in-process', limits: LIMITS });
+  const engineIso = new templates.NunjucksTemplateEngine({ sandbox: 'isolate', limits: LIMITS });
+  try {
+    const expected = compiled.render(CONTEXT);
+    const check = (name: string, out: string) => {
+      if (out !== expected) throw new Error(`${name} renders differently from default nunjucks`);
+    };
+    const ok = (o: templates.RenderOutcome) => {
+      if (!o.ok) throw new Error(o.message);
+      return o.output;
+    };
+    check('in-process', ok(inProcess.render('x', TEMPLATE, CONTEXT)));
+    check('isolate', ok(isolate.render('x', TEMPLATE, CONTEXT)));
+    // Compile-every-time variants change the source by one trailing comment so nothing is cached.
+    const unique = (i: number) => `${TEMPLATE}{# ${i} #}`;
+    const rows = await measureAll(s, [
+      ['default nunjucks, compiled once (BASELINE)', () => compiled.render(CONTEXT)],
+      ['default nunjucks, compile each time', (i) => env.renderString(unique(i), CONTEXT)],
+      ['hardened in-process, compiled once', () => ok(inProcess.render('x', TEMPLATE, CONTEXT))],
+      ['hardened in-process, compile each time', (i) => ok(inProcess.render(`u${i}`, unique(i), CONTEXT))],
+      ['hardened in isolate, compiled once', () => ok(isolate.render('x', TEMPLATE, CONTEXT))],
+      ['hardened in isolate, compile each time', (i) => ok(isolate.render(`u${i}`, unique(i), CONTEXT))],
+      ['engine, in-process: hash + context copy + render', () => engineIn.render(TEMPLATE, CONTEXT)],
+      ['engine, isolate (the default): hash + context copy + render', () => engineIso.render(TEMPLATE, CONTEXT)],
+    ]);
+    const base = rows[0]![1].median;
+    const out = report.print;
+    out(`\n## Render latency: ${TEMPLATE.length}-character template, ${s.iterations} renders per case (${s.rounds} interleaved rounds) after ${s.warmUp} warm-up\n`);
+    out('| case | median ms | p95 ms | median vs baseline |');
+    out('| --- | ---: | ---: | ---: |');
+    for (const [name, r] of rows) out(`| ${name} | ${r.median.toFixed(3)} | ${r.p95.toFixed(3)} | ${report.ratio('Render latency', name, r.median / base).toFixed(2)}× |`);
+  } finally {
+    isolate.dispose();
+    engineIso.dispose();
+  }
 }
 
-function coldStart(): void {
-  const config = { limits: templates.DEFAULT_TEMPLATE_LIMITS, templates: {}, cacheSize: 500 };
+function coldStart(s: Settings, report: BenchReport): void {
   const time = (fn: () => void) => {
     const t0 = performance.now();
     fn();
     return performance.now() - t0;
   };
   const boots: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    const r = new sandbox.IsolatedTemplateRenderer(config, templates.DEFAULT_TEMPLATE_LIMITS);
+  for (let i = 0; i < s.boots; i++) {
+    const r = new sandbox.IsolatedTemplateRenderer(CONFIG, LIMITS);
     boots.push(time(() => r.warmUp()));
     r.dispose();
   }
   const firstRender = time(() => {
-    const r = new sandbox.IsolatedTemplateRenderer(config, templates.DEFAULT_TEMPLATE_LIMITS);
+    const r = new sandbox.IsolatedTemplateRenderer(CONFIG, LIMITS);
     r.render('x', TEMPLATE, CONTEXT);
     r.dispose();
   });
-  const inProcessFirst = time(() => new templates.InProcessTemplateRenderer(config).render('x', TEMPLATE, CONTEXT));
-  const defaultFirst = time(() => new defaultNunjucks.Template(TEMPLATE, defaultEnv(), undefined, true).render(CONTEXT));
+  const inProcessFirst = time(() => new templates.InProcessTemplateRenderer(CONFIG).render('x', TEMPLATE, CONTEXT));
+  const defaultFirst = time(() => new (defaultNunjucks().Template)(TEMPLATE, defaultEnv(), undefined, true).render(CONTEXT));
   const warm = boots.slice(1).sort((a, b) => a - b);
-  console.log('\n## Cold start\n');
-  console.log('| case | ms |');
-  console.log('| --- | ---: |');
-  console.log(`| isolate boot, first in process (no V8 code cache yet) | ${boots[0]!.toFixed(1)} |`);
-  console.log(`| isolate boot with the code cache (median of ${warm.length}) | ${warm[Math.floor(warm.length / 2)]!.toFixed(1)} |`);
-  console.log(`| isolate boot + first render (compile) | ${firstRender.toFixed(1)} |`);
-  console.log(`| hardened in-process: new environment + first render | ${inProcessFirst.toFixed(1)} |`);
-  console.log(`| default nunjucks: new environment + first render | ${defaultFirst.toFixed(1)} |`);
+  const rows: [string, number][] = [
+    ['isolate boot, first in process (no V8 code cache yet)', boots[0]!],
+    [`isolate boot with the code cache (median of ${warm.length})`, warm[Math.floor(warm.length / 2)]!],
+    ['isolate boot + first render (compile)', firstRender],
+    ['hardened in-process: new environment + first render', inProcessFirst],
+    ['default nunjucks: new environment + first render (BASELINE)', defaultFirst],
+  ];
+  const out = report.print;
+  out('\n## Cold start\n');
+  out('| case | ms | vs baseline |');
+  out('| --- | ---: | ---: |');
+  for (const [name, ms] of rows) out(`| ${name} | ${ms.toFixed(1)} | ${report.ratio('Cold start', name, ms / defaultFirst).toFixed(2)}× |`);
 }
 
 const SSTI: [string, string, Record<string, unknown>?][] = [
@@ -207,14 +252,22 @@ type Renderer = (source: string, context: Record<string, unknown>) => Promise<st
 /** A markdown table cell. */
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-function renderers(): Record<Mode, Renderer> {
+interface Renderers {
+  readonly render: Record<Mode, Renderer>;
+  dispose(): void;
+}
+
+function renderers(): Renderers {
   const env = defaultEnv();
   const inProcess = new templates.NunjucksTemplateEngine({ sandbox: 'in-process' });
   const isolate = new templates.NunjucksTemplateEngine({ sandbox: 'isolate' });
   return {
-    default: async (source, context) => env.renderString(source, context),
-    'in-process': (source, context) => inProcess.render(source, context),
-    isolate: (source, context) => isolate.render(source, context),
+    render: {
+      default: async (source, context) => env.renderString(source, context),
+      'in-process': (source, context) => inProcess.render(source, context),
+      isolate: (source, context) => isolate.render(source, context),
+    },
+    dispose: () => isolate.dispose(),
   };
 }
 
@@ -228,15 +281,23 @@ async function outcome(render: Renderer, source: string, context: Record<string,
   }
 }
 
-async function ssti(): Promise<void> {
+async function ssti(report: BenchReport): Promise<void> {
   const r = renderers();
-  console.log('\n## SSTI payloads\n');
-  console.log(`| payload | ${MODES.join(' | ')} |`);
-  console.log(`| --- | ${MODES.map(() => '---').join(' | ')} |`);
-  for (const [name, source, context] of SSTI) {
-    const cells = [];
-    for (const mode of MODES) cells.push(await outcome(r[mode], source, context ?? {}));
-    console.log(`| ${cell(name)} | ${cells.map(cell).join(' | ')} |`);
+  try {
+    // The comparison means nothing if the default copy got hardened too (see defaultNunjucks).
+    const [, probe] = SSTI[0]!;
+    if (!(await outcome(r.render.default, probe, {})).startsWith('renders')) throw new Error('default nunjucks is hardened: it refuses the first SSTI payload');
+    const out = report.print;
+    out('\n## SSTI payloads\n');
+    out(`| payload | ${MODES.join(' | ')} |`);
+    out(`| --- | ${MODES.map(() => '---').join(' | ')} |`);
+    for (const [name, source, context] of SSTI) {
+      const cells = [];
+      for (const mode of MODES) cells.push(await outcome(r.render[mode], source, context ?? {}));
+      out(`| ${cell(name)} | ${cells.map(cell).join(' | ')} |`);
+    }
+  } finally {
+    r.dispose();
   }
 }
 
@@ -269,37 +330,42 @@ async function dosChild(index: number, mode: Mode): Promise<void> {
   process.exit(0);
 }
 
-function dos(): void {
-  console.log(`\n## DoS payloads (one child process each, killed after ${DOS_CAP_MS} ms; peak RSS of the child)\n`);
-  console.log(`| payload | ${MODES.join(' | ')} |`);
-  console.log(`| --- | ${MODES.map(() => '---').join(' | ')} |`);
-  DOS.forEach(([name], index) => {
+function dos(s: Settings, report: BenchReport): void {
+  const out = report.print;
+  out(`\n## DoS payloads (one child process each, killed after ${s.dosCapMs} ms; peak RSS of the child)\n`);
+  out(`| payload | ${MODES.join(' | ')} |`);
+  out(`| --- | ${MODES.map(() => '---').join(' | ')} |`);
+  for (const index of s.dos) {
     const cells = MODES.map((mode) => {
       const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', __filename, '--dos', String(index), mode], {
-        encoding: 'utf8', timeout: DOS_CAP_MS, maxBuffer: 1 << 20,
+        encoding: 'utf8', timeout: s.dosCapMs, maxBuffer: 1 << 20,
       });
       const line = child.stdout.trim().split('\n').pop() ?? '';
-      if (child.error || child.status !== 0 || !line.startsWith('{')) return `killed / crashed (>${DOS_CAP_MS} ms or ${child.signal ?? child.status})`;
+      if (child.error || child.status !== 0 || !line.startsWith('{')) return `killed / crashed (>${s.dosCapMs} ms or ${child.signal ?? child.status})`;
       const r = JSON.parse(line) as { ms: number; result: string; maxRssMb: number };
       return `${r.result}, ${r.ms.toFixed(0)} ms, ${r.maxRssMb.toFixed(0)} MB`;
     });
-    console.log(`| ${cell(name)} | ${cells.map(cell).join(' | ')} |`);
-  });
-}
-
-async function main(): Promise<void> {
-  const dosIndex = process.argv.indexOf('--dos');
-  if (dosIndex >= 0) {
-    return dosChild(Number(process.argv[dosIndex + 1]), process.argv[dosIndex + 2] as Mode);
+    out(`| ${cell(DOS[index]![0])} | ${cells.map(cell).join(' | ')} |`);
   }
-  console.log(`# Templates: default nunjucks vs hardened in-process vs hardened in isolated-vm (node ${process.version})`);
-  coldStart(); // first: a later boot would find V8's code cache of the bundle already made
-  await latency();
-  await ssti();
-  dos();
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const s = settings(options.tiny ?? false);
+  const report = new BenchReport(options.print);
+  report.print(`# Templates: default nunjucks vs hardened in-process vs hardened in isolated-vm (node ${process.version})`);
+  coldStart(s, report); // first: a later boot would find V8's code cache of the bundle already made
+  await latency(s, report);
+  await ssti(report);
+  dos(s, report);
+  return report.rows;
+}
+
+const dosIndex = process.argv.indexOf('--dos');
+if (isMain(__filename) && dosIndex >= 0) {
+  dosChild(Number(process.argv[dosIndex + 1]), process.argv[dosIndex + 2] as Mode).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  runAsScript(__filename, runBench);
+}

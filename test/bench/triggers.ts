@@ -6,22 +6,33 @@
  * every scanned message) in the same run.
  *
  *   node --no-node-snapshot --import tsx test/bench/triggers.ts
- *   (BENCH_SKILLS=10000 BENCH_DEPTH=10 BENCH_TURNS=400 BENCH_NAIVE_MS=4000 to change the defaults)
+ *   (BENCH_SKILLS=10000 BENCH_DEPTH=10 BENCH_TURNS=400 BENCH_NAIVE_MS=4000 are the defaults;
+ *   BENCH_TINY=1 for the test's sizes)
  *
  * Both paths are checked to agree on every measured turn first. Numbers are printed, never asserted.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { evaluateTriggersNaive, TriggerIndex } from '../../api/src/domain/processes/triggers';
 import { parseSkill, type AvailableSkill } from '../../api/src/domain/skills';
+import { BenchReport, collectGarbage as collect, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
-const SKILLS = Number(process.env.BENCH_SKILLS ?? 10_000);
-const DEPTH = Number(process.env.BENCH_DEPTH ?? 10);
-const TURNS = Number(process.env.BENCH_TURNS ?? 400);
-const NAIVE_BUDGET_MS = Number(process.env.BENCH_NAIVE_MS ?? 4000);
+interface Settings {
+  readonly skills: number;
+  /** Messages per scan window. */
+  readonly depth: number;
+  /** Conversations the index is timed on (the naive path gets through as many as its budget allows). */
+  readonly turns: number;
+  readonly naiveBudgetMs: number;
+  /** Turns on which both paths must agree before anything is timed. */
+  readonly checkedTurns: number;
+}
 
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+function settings(tiny: boolean): Settings {
+  if (tiny) return { skills: 200, depth: 10, turns: 30, naiveBudgetMs: 200, checkedTurns: 10 };
+  return {
+    skills: envNumber('BENCH_SKILLS', 10_000), depth: envNumber('BENCH_DEPTH', 10), turns: envNumber('BENCH_TURNS', 400),
+    naiveBudgetMs: envNumber('BENCH_NAIVE_MS', 4000), checkedTurns: 20,
+  };
+}
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -95,8 +106,8 @@ function generate(n: number): { skills: AvailableSkill[]; topics: [string, strin
   return { skills, topics };
 }
 
-/** Conversations of DEPTH messages (newest first): chat lines, some naming topics, some pasted logs. */
-function conversations(topics: readonly [string, string][], count: number): string[][] {
+/** Conversations of `depth` messages (newest first): chat lines, some naming topics, some pasted logs. */
+function conversations(topics: readonly [string, string][], count: number, depth: number): string[][] {
   const rng = mulberry32(7);
   const message = (): string => {
     const roll = rng();
@@ -105,7 +116,7 @@ function conversations(topics: readonly [string, string][], count: number): stri
     if (roll < 0.5) return `${sentence(rng, 6)} ${t1} ${sentence(rng, 4)} ${t2} sword at night ${sentence(rng, 3)}`;
     return `${sentence(rng, 5 + Math.floor(rng() * 20))}`;
   };
-  return Array.from({ length: count }, () => Array.from({ length: DEPTH }, message));
+  return Array.from({ length: count }, () => Array.from({ length: depth }, message));
 }
 
 interface Samples {
@@ -128,20 +139,24 @@ function time(fn: () => void): number {
 
 const ms = (x: number) => (x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
 
-function main(): void {
-  console.log(`# Trigger matching with the issue-8 controls: ${SKILLS.toLocaleString('en')} skills, scan depth ${DEPTH}\n`);
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const s = settings(options.tiny ?? false);
+  const report = new BenchReport(options.print);
+  const out = report.print;
+  out(`# Trigger matching with the issue-8 controls: ${s.skills.toLocaleString('en')} skills, scan depth ${s.depth}\n`);
   let generated!: ReturnType<typeof generate>;
-  const generateMs = time(() => (generated = generate(SKILLS)));
+  const generateMs = time(() => (generated = generate(s.skills)));
   const { skills, topics } = generated;
   let index!: TriggerIndex;
   const buildMs = time(() => (index = new TriggerIndex(skills)));
   const filter = { active: [], allowedSkillsOverride: null };
-  const turns = conversations(topics, TURNS);
+  const turns = conversations(topics, s.turns, s.depth);
 
   // Agreement first (also warms both paths up).
   let matched = 0;
   let missed = 0;
-  for (const scan of turns.slice(0, 20)) {
+  const checked = turns.slice(0, s.checkedTurns);
+  for (const scan of checked) {
     const ours = index.evaluate(scan, filter);
     const naive = evaluateTriggersNaive(skills, scan, filter);
     if (JSON.stringify(ours) !== JSON.stringify(naive)) throw new Error('index and naive matcher disagree');
@@ -153,23 +168,25 @@ function main(): void {
   const oursTimes = turns.map((scan) => time(() => index.evaluate(scan, filter)));
   collect();
   const naiveTimes: number[] = [];
-  const deadline = Date.now() + NAIVE_BUDGET_MS;
+  const deadline = Date.now() + s.naiveBudgetMs;
   for (const scan of turns) {
     naiveTimes.push(time(() => evaluateTriggersNaive(skills, scan, filter)));
-    if (Date.now() > deadline && naiveTimes.length >= 20) break;
+    if (Date.now() > deadline && naiveTimes.length >= Math.min(20, turns.length)) break;
   }
   const ours = summarize(oursTimes);
   const naive = summarize(naiveTimes);
-  const chars = turns.reduce((sum, scan) => sum + scan.reduce((s, m) => s + m.length, 0), 0) / turns.length;
+  const chars = turns.reduce((sum, scan) => sum + scan.reduce((n, m) => n + m.length, 0), 0) / turns.length;
 
-  console.log(`Parse ${SKILLS.toLocaleString('en')} SKILL.md: ${ms(generateMs)} ms; index build: ${ms(buildMs)} ms.`);
-  console.log(`Index: ${JSON.stringify(index.stats)}`);
-  console.log(`Scan window: ${DEPTH} messages, ${Math.round(chars).toLocaleString('en')} characters on average; ${matched} matches and ${missed} secondary misses in the 20 checked turns (both paths agree).\n`);
-  console.log('| path | p50 (ms) | p99 (ms) | turns |');
-  console.log('|---|---|---|---|');
-  console.log(`| TriggerIndex.evaluate | ${ms(ours.p50)} | ${ms(ours.p99)} | ${ours.count} |`);
-  console.log(`| naive (every skill × trigger × message) | ${ms(naive.p50)} | ${ms(naive.p99)} | ${naive.count} |`);
-  console.log(`| ratio naive ÷ index | ${(naive.p50 / ours.p50).toFixed(0)}× | ${(naive.p99 / ours.p99).toFixed(0)}× | |`);
+  out(`Parse ${s.skills.toLocaleString('en')} SKILL.md: ${ms(generateMs)} ms; index build: ${ms(buildMs)} ms.`);
+  out(`Index: ${JSON.stringify(index.stats)}`);
+  out(`Scan window: ${s.depth} messages, ${Math.round(chars).toLocaleString('en')} characters on average; ${matched} matches and ${missed} secondary misses in the ${checked.length} checked turns (both paths agree).\n`);
+  out('| path | p50 (ms) | p99 (ms) | turns |');
+  out('|---|---|---|---|');
+  out(`| TriggerIndex.evaluate | ${ms(ours.p50)} | ${ms(ours.p99)} | ${ours.count} |`);
+  out(`| naive (every skill × trigger × message) | ${ms(naive.p50)} | ${ms(naive.p99)} | ${naive.count} |`);
+  const ratio = (name: string, x: number) => report.ratio('naive ÷ index', name, x).toFixed(0);
+  out(`| ratio naive ÷ index | ${ratio('p50', naive.p50 / ours.p50)}× | ${ratio('p99', naive.p99 / ours.p99)}× | |`);
+  return report.rows;
 }
 
-main();
+runAsScript(__filename, runBench);

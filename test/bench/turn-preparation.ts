@@ -4,7 +4,8 @@
  * against the naive path measured in the same run.
  *
  *   node --no-node-snapshot --import tsx test/bench/turn-preparation.ts
- *   (BENCH_SIZES=10,100 BENCH_ITERATIONS=3000 BENCH_NAIVE_MS=3000 to change the defaults)
+ *   (BENCH_SIZES=10,100,1000,10000 BENCH_ITERATIONS=3000 BENCH_NAIVE_MS=4000 are the defaults;
+ *   BENCH_TINY=1 for the test's sizes)
  *
  * - OURS: SkillSetCache.list(scope) (warm: the scope's listing is kept until a skill document
  *   changes) + prepareTurn (TriggerIndex found by the list's identity, section, tool pool).
@@ -16,10 +17,9 @@
  *   free: the ratio is a lower bound.
  * - Both compose with the real NunjucksTemplateEngine, once in the isolate (the default) and once
  *   in-process. The cold costs (index build, a listAvailable miss) are printed separately.
- * Numbers are printed, never asserted (DESIGN §9); the two paths are checked to agree first.
+ * Numbers are printed, never asserted (DESIGN §9); every naive turn of the run is checked to agree
+ * with ours on the same message (outside the timed window).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { BUILTIN_TOOLS } from '../../api/src/domain/tools/builtin-tools';
 import { CachedDocumentReader } from '../../api/src/domain/cascade/document-cache';
 import { DocumentCascade } from '../../api/src/domain/cascade/document-cascade';
@@ -34,17 +34,30 @@ import { parseSkill, SKILLS_PREFIX, skillNameOfPath, SkillResolver, type Availab
 import type { TemplateEngine } from '../../api/src/domain/templates/template-engine';
 import { InMemoryDocumentStore } from '../../api/src/domain/testing/in-memory-document-store';
 import { NunjucksTemplateEngine } from '../../api/src/templates';
+import { generate, MESSAGES, messages } from './turn-preparation-corpus';
+import { BenchReport, collectGarbage as collect, envNumber, runAsScript, UNHURRIED_TEMPLATE_LIMITS, type BenchOptions, type RatioRow } from './harness';
 
-const SIZES = (process.env.BENCH_SIZES ?? '10,100,1000,10000').split(',').map(Number);
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 3000);
-/** Time budget per size for the naive path (at least 20 turns). */
-const NAIVE_BUDGET_MS = Number(process.env.BENCH_NAIVE_MS ?? 4000);
-const ROUNDS = 5;
-const MESSAGES = 400;
+interface Settings {
+  readonly sizes: readonly number[];
+  /** Turns of each of our variants per size, and calls per step of the breakdown. */
+  readonly iterations: number;
+  /** Untimed calls before each timed window. */
+  readonly warmUp: number;
+  /** Time budget per size for the naive path (at least one turn a round). */
+  readonly naiveBudgetMs: number;
+  readonly rounds: number;
+  /** The size whose time is broken down by step. */
+  readonly detailSize: number;
+}
 
-// A full collection between the two paths' windows, so one path does not pay for the other's garbage.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+function settings(tiny: boolean): Settings {
+  if (tiny) return { sizes: [10, 100], iterations: 40, warmUp: 10, naiveBudgetMs: 200, rounds: 2, detailSize: 100 };
+  const sizes = (process.env.BENCH_SIZES ?? '10,100,1000,10000').split(',').map(Number);
+  return { sizes, iterations: envNumber('BENCH_ITERATIONS', 3000), warmUp: 300, naiveBudgetMs: envNumber('BENCH_NAIVE_MS', 4000), rounds: 5, detailSize: 1000 };
+}
+
+/** Messages of ours behind the "triggered per turn" and "section chars" columns. */
+const SHAPE_MESSAGES = 100;
 
 const SCOPE: CascadeScope = { tenantId: 't1', userProjectId: 'user-p', projectId: 'proj-p', tenantProjectId: 'tenant-p' };
 const PROJECT_OF: Record<StoredLayer, string> = { USER: 'user-p', PROJECT: 'proj-p', VANCE: 'tenant-p' };
@@ -58,164 +71,6 @@ const TOOL_INPUT: ToolPoolInput = {
   defer: ['@process'],
   maxTools: 24,
 };
-
-// ---------------------------------------------------------------------------------------------
-// Deterministic, realistic skills and messages
-// ---------------------------------------------------------------------------------------------
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const COMMON = (
-  'the a to of and in is it you that for on with this be are not have can do what how please check look ' +
-  'code review test build deploy release bug fix error issue change diff branch merge commit file function ' +
-  'class module type api endpoint request response database query index table schema migration config ' +
-  'server client cache latency memory performance security token user project tenant document report ' +
-  'summary plan step write read update delete create list find explain compare better faster simple ' +
-  'schau mal bitte den die das und ist nicht warum wie änderung prüfen abwägen besser übersicht'
-).split(' ');
-const CODE = ['src/app.ts', 'index.tsx', 'TS2345', 'package.json', 'main.py', 'Dockerfile', 'v1.2.3', 'PR #42', 'http://localhost:4000', '--force', 'SELECT *', 'npm test'];
-const CONSONANTS = 'bcdfghklmnprstvwz';
-const VOWELS = 'aeiou';
-
-function topicWord(i: number): string {
-  // A unique pronounceable word per i (z-suffix keeps it clear of COMMON words).
-  let n = i + 1000;
-  let word = '';
-  while (n > 0) {
-    word += CONSONANTS[n % CONSONANTS.length]! + VOWELS[Math.floor(n / CONSONANTS.length) % VOWELS.length]!;
-    n = Math.floor(n / (CONSONANTS.length * VOWELS.length));
-  }
-  return `${word}z`;
-}
-
-const pick = <T>(rng: () => number, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
-const sentence = (rng: () => number, words: number) => Array.from({ length: words }, () => pick(rng, COMMON)).join(' ');
-
-interface SkillDoc {
-  readonly layer: StoredLayer;
-  readonly path: string;
-  readonly content: string;
-}
-
-interface Generated {
-  readonly docs: SkillDoc[];
-  readonly topics: readonly [string, string][];
-  readonly active: readonly string[];
-}
-
-const yamlQuote = (text: string) => `'${text.replace(/'/g, "''")}'`;
-
-function skillTriggers(rng: () => number, t1: string, t2: string): string[] {
-  const lines = ['triggers:'];
-  const roll = rng();
-  if (roll < 0.45) {
-    const keywords = [t1, t2, pick(rng, COMMON.slice(20, 90))];
-    if (rng() < 0.3) keywords.push(`${t1} ${pick(rng, ['review', 'plan', 'report', 'check'])}`);
-    lines.push('  - type: KEYWORDS', `    keywords: [${keywords.map(yamlQuote).join(', ')}]`);
-    if (rng() < 0.2) lines.push('    minMatch: 2');
-  }
-  if (roll >= 0.3) {
-    const patterns = [
-      `(?i)\\b${t1}\\b.*\\b(${t2}|${pick(rng, ['deploy', 'review', 'release'])})\\b`,
-      `(?i)(show|check|explain) (the )?${t1}`,
-      `(?i)\\b${t2}[0-9]{2,4}\\b`,
-      `(?i)^\\s*(please )?${t1}`,
-      `(?i)(${t1}|${t2})-(api|service|job)`,
-    ];
-    lines.push('  - type: PATTERN', `    pattern: ${yamlQuote(pick(rng, patterns))}`);
-  }
-  if (rng() < 0.03) lines.push('  - type: PATTERN', `    pattern: ${yamlQuote('(?i)^[0-9a-f]{40}$')}`); // no required literal: always runs
-  return lines;
-}
-
-function skillBody(rng: () => number, i: number): string {
-  const parts = [`# Skill ${i}`, '', `${sentence(rng, 18)}.`, `- ${sentence(rng, 10)}.`, `- ${sentence(rng, 12)}.`, `- ${sentence(rng, 9)}.`];
-  if (rng() < 0.4) parts.push('{% if args.text %}Focus on: {{ args.text }}.{% else %}Work on the whole change.{% endif %}', 'Recipe: {{ recipe }} ({{ mode }}).');
-  parts.push(`${sentence(rng, 14)}.`);
-  return parts.join('\n');
-}
-
-function skillDocument(rng: () => number, i: number, t1: string, t2: string, extra: string[] = []): string {
-  const lines = ['---', `title: Skill ${t1}`, `description: ${yamlQuote(`Helps with ${t1} and ${t2} work — ${sentence(rng, 6)}`)}`, 'version: 1.0.0', `tags: [${t1}, bench]`];
-  if (rng() < 0.9) lines.push(...skillTriggers(rng, t1, t2));
-  if (rng() < 0.05) lines.push('disable-model-invocation: true');
-  if (rng() < 0.03) lines.push('run:', '  target: spawn', '  recipe: code-read', 'action: Review the current changes now.');
-  lines.push(`tools: [${[pick(rng, ['doc_read', 'doc_grep', 'workspace_read']), pick(rng, ['web_fetch', 'rag_query', 'doc_write'])].join(', ')}]`);
-  lines.push(...extra, '---', skillBody(rng, i));
-  return lines.join('\n');
-}
-
-function generate(n: number): Generated {
-  const rng = mulberry32(n);
-  const docs: SkillDoc[] = [];
-  const topics: [string, string][] = [];
-  for (let i = 0; i < n; i++) {
-    const t1 = topicWord(2 * i);
-    const t2 = topicWord(2 * i + 1);
-    topics.push([t1, t2]);
-    const roll = rng();
-    const layer: StoredLayer = roll < 0.05 ? 'USER' : roll < 0.2 ? 'PROJECT' : 'VANCE';
-    const path = `${SKILLS_PREFIX}skill-${String(i).padStart(5, '0')}-${t1}/SKILL.md`;
-    docs.push({ layer, path, content: skillDocument(rng, i, t1, t2) });
-    if (rng() < 0.05) docs.push({ layer: 'VANCE', path, content: skillDocument(rng, i, t1, t2) }); // shadowed by the inner copy when layers differ
-  }
-  // Three active skills (sticky, one with arguments), each with an INLINE and an ON_DEMAND reference doc.
-  const active: string[] = [];
-  for (const [k, templated] of [[0, true], [1, true], [2, false]] as const) {
-    const name = `active-${k}`;
-    active.push(name);
-    const dir = `${SKILLS_PREFIX}${name}`;
-    const refs = [
-      'arguments: true',
-      'referenceDocs:',
-      '  - title: Checklist',
-      '    file: references/checklist.md',
-      '    loadMode: INLINE',
-      '  - title: Deep dive',
-      '    file: references/deep-dive.md',
-      '    summary: Background and edge cases',
-      '    loadMode: ON_DEMAND',
-    ];
-    const body = templated
-      ? `# Active ${k}\n\n${sentence(rng, 30)}.\n{% if args.text %}Focus on: {{ args.text }}.{% endif %}\nRecipe {{ recipe }}, profile {{ profile }}, at most {{ params.maxSteps }} steps.\n${sentence(rng, 25)}.`
-      : `# Active ${k}\n\n${sentence(rng, 30)}.\n- ${sentence(rng, 20)}.\n- ${sentence(rng, 20)}.`;
-    const head = ['---', `title: Active ${k}`, `description: Active skill ${k} for the bench`, 'version: 1.0.0', 'tools: [doc_read, skill_reference_doc]', ...refs, '---'];
-    docs.push({ layer: 'VANCE', path: `${dir}/SKILL.md`, content: [...head, body].join('\n') });
-    docs.push({ layer: 'VANCE', path: `${dir}/references/checklist.md`, content: `- ${sentence(rng, 12)}\n- ${sentence(rng, 12)}\n` });
-    docs.push({ layer: 'VANCE', path: `${dir}/references/deep-dive.md`, content: `${sentence(rng, 80)}\n` });
-  }
-  return { docs, topics, active };
-}
-
-function messages(topics: readonly [string, string][]): string[] {
-  const rng = mulberry32(7);
-  const out: string[] = [];
-  for (let i = 0; i < MESSAGES; i++) {
-    const words: string[] = [];
-    const length = 12 + Math.floor(rng() * 40);
-    for (let w = 0; w < length; w++) words.push(rng() < 0.1 ? pick(rng, CODE) : pick(rng, COMMON));
-    const roll = rng();
-    const mention = (k: number) => {
-      const [t1, t2] = pick(rng, topics);
-      const at = Math.floor(rng() * words.length);
-      words.splice(at, 0, ...(k % 2 === 0 ? [t1, 'and', t2] : [`check the ${t1}`, `${t2}-service`]));
-    };
-    if (roll < 0.3) mention(i);
-    if (roll < 0.05) mention(i + 1);
-    let text = words.join(' ');
-    if (rng() < 0.05) text += `\n\`\`\`\n${Array.from({ length: 60 }, () => sentence(rng, 8)).join('\n')}\n\`\`\``; // a pasted log, ~3 KB
-    out.push(text.charAt(0).toUpperCase() + text.slice(1) + (rng() < 0.5 ? '?' : '.'));
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The two paths
@@ -323,12 +178,14 @@ interface Samples {
 
 const samples = (): Samples => ({ wall: [] });
 
-async function timeCalls(run: Turn, msgs: readonly string[], count: number, offset: number, into: Samples): Promise<void> {
+/** `check` sees each call's result after its time is taken. */
+async function timeCalls<T>(run: (message: string) => Promise<T>, msgs: readonly string[], count: number, offset: number, into: Samples, check?: (message: string, result: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < count; i++) {
     const message = msgs[(offset + i) % msgs.length]!;
     const t0 = performance.now();
-    await run(message);
+    const result = await run(message);
     into.wall.push(performance.now() - t0);
+    await check?.(message, result);
   }
 }
 
@@ -336,41 +193,52 @@ interface Measured {
   readonly wall: Stats;
 }
 
+type NaiveTurn = Awaited<ReturnType<ReturnType<typeof naive>>>;
+type Agreement = (message: string, naiveTurn: NaiveTurn) => Promise<void>;
+
 /**
  * Interleaved rounds, so JIT warm-up and background load do not favour the path that runs last, with
  * a full collection before each path's window so none pays for another's garbage. The naive path gets
- * a time budget (at least 2 turns a round): at 10,000 skills one naive turn takes seconds.
+ * a time budget (at least one turn a round): at 10,000 skills one naive turn takes seconds, which is
+ * also why its agreement with ours is checked on the turns it runs anyway rather than on extra ones.
  */
-async function compare(cases: readonly [string, Turn][], slow: Turn, msgs: readonly string[]): Promise<{ ours: Measured[]; naive: Measured }> {
-  for (const [, run] of cases) await timeCalls(run, msgs, 300, 0, samples());
+async function compare(s: Settings, cases: readonly [string, Turn][], slow: ReturnType<typeof naive>, agree: Agreement, msgs: readonly string[]): Promise<{ ours: Measured[]; naive: Measured }> {
+  for (const [, run] of cases) await timeCalls(run, msgs, s.warmUp, 0, samples());
   const probe = samples();
-  await timeCalls(slow, msgs, 2, 0, probe);
-  const naivePerRound = Math.max(2, Math.min(ITERATIONS / ROUNDS, Math.floor(NAIVE_BUDGET_MS / ROUNDS / Math.max(...probe.wall))));
+  await timeCalls(slow, msgs, 1, 0, probe, agree);
+  const naivePerRound = Math.max(1, Math.min(s.iterations / s.rounds, Math.floor(s.naiveBudgetMs / s.rounds / probe.wall[0]!)));
   const fast = cases.map(samples);
   const naiveSamples = samples();
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < s.rounds; round++) {
     for (const [c, [, run]] of cases.entries()) {
       collect();
-      await timeCalls(run, msgs, ITERATIONS / ROUNDS, round * 997, fast[c]!);
+      await timeCalls(run, msgs, s.iterations / s.rounds, round * 997, fast[c]!);
     }
     collect();
-    await timeCalls(slow, msgs, naivePerRound, round * 31, naiveSamples);
+    await timeCalls(slow, msgs, naivePerRound, 1 + round * 31, naiveSamples, agree);
   }
-  const measured = (s: Samples): Measured => ({ wall: stats(s.wall) });
+  const measured = (x: Samples): Measured => ({ wall: stats(x.wall) });
   return { ours: fast.map(measured), naive: measured(naiveSamples) };
 }
 
-/** Ours and naive must agree before they are compared. */
-async function checkAgreement(w: World, fast: (message: string) => Promise<PreparedTurn>, slow: ReturnType<typeof naive>): Promise<{ triggeredPerTurn: number; sectionChars: number }> {
-  let triggered = 0;
-  let chars = 0;
-  const checked = w.messages.slice(0, w.size >= 10_000 ? 10 : 100);
-  for (const message of checked) {
-    const [x, y] = [await fast(message), await slow(message)];
+/** Ours and naive must agree on every message the naive path ran: triggers, section, tool pool. */
+function agreement(fast: (message: string) => Promise<PreparedTurn>): Agreement {
+  return async (message, y) => {
+    const x = await fast(message);
     const names = (m: readonly { skill: string; reason: string }[]) => JSON.stringify(m.map((t) => [t.skill, t.reason]));
     if (names(x.triggered) !== names(y.triggered)) throw new Error(`triggers differ on ${JSON.stringify(message)}: ${names(x.triggered)} vs ${names(y.triggered)}`);
     if (x.skillsSection !== y.skillsSection) throw new Error(`skills sections differ on ${JSON.stringify(message)}`);
     if (JSON.stringify(x.toolPool) !== JSON.stringify(y.toolPool)) throw new Error('tool pools differ');
+  };
+}
+
+/** What our turns look like (no warnings allowed), over the first SHAPE_MESSAGES messages. */
+async function turnShape(w: World, fast: (message: string) => Promise<PreparedTurn>): Promise<{ triggeredPerTurn: number; sectionChars: number }> {
+  let triggered = 0;
+  let chars = 0;
+  const checked = w.messages.slice(0, SHAPE_MESSAGES);
+  for (const message of checked) {
+    const x = await fast(message);
     if (x.warnings.length > 0) throw new Error(`warnings: ${JSON.stringify(x.warnings)}`);
     triggered += x.triggered.length;
     chars += x.skillsSection.length;
@@ -403,7 +271,7 @@ async function coldCosts(w: World): Promise<{ list: number; roomyList: number; b
 }
 
 /** Where the time of our path goes, at one size. */
-async function breakdown(w: World, templates: TemplateEngine): Promise<[string, Measured][]> {
+async function breakdown(s: Settings, w: World, templates: TemplateEngine): Promise<[string, Measured][]> {
   const skills = await w.skillSets.list(SCOPE);
   const index = w.caches.indexes.indexFor(skills);
   const filter = { active: w.refs.map((r) => r.name), allowedSkillsOverride: null };
@@ -423,9 +291,9 @@ async function breakdown(w: World, templates: TemplateEngine): Promise<[string, 
   const rows: [string, Measured][] = [];
   for (const [name, run, msgs] of cases) {
     const into = samples();
-    await timeCalls(run, msgs, 300, 0, samples());
+    await timeCalls(run, msgs, s.warmUp, 0, samples());
     collect();
-    await timeCalls(run, msgs, ITERATIONS, 0, into);
+    await timeCalls(run, msgs, s.iterations, 0, into);
     rows.push([name, { wall: stats(into.wall) }]);
   }
   return rows;
@@ -433,69 +301,72 @@ async function breakdown(w: World, templates: TemplateEngine): Promise<[string, 
 
 const VARIANTS = ['isolate + memo', 'isolate, render every turn', 'in-process + memo', 'in-process, render every turn'];
 const ms = (x: number) => (x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(3) : x.toFixed(1));
-const ratio = (a: number, b: number) => `${(a / b).toFixed(0)}×`;
 const n = (x: number) => x.toLocaleString('en');
 
-async function main(): Promise<void> {
-  const isolate = new NunjucksTemplateEngine({ sandbox: 'isolate' });
-  const inProcess = new NunjucksTemplateEngine({ sandbox: 'in-process' });
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const s = settings(options.tiny ?? false);
+  const report = new BenchReport(options.print);
+  /** naive ÷ ours, recorded as a row of `table`. */
+  const ratio = (table: string, name: string, naiveMs: number, oursMs: number) => `${report.ratio(table, name, naiveMs / oursMs).toFixed(0)}×`;
+  const isolate = new NunjucksTemplateEngine({ sandbox: 'isolate', limits: UNHURRIED_TEMPLATE_LIMITS });
+  const inProcess = new NunjucksTemplateEngine({ sandbox: 'in-process', limits: UNHURRIED_TEMPLATE_LIMITS });
   const headline: string[] = [];
   const variants: string[] = [];
   const cold: string[] = [];
   const shape: string[] = [];
   let detail: [number, [string, Measured][]] | null = null;
   try {
-    for (const size of SIZES) {
+    for (const size of s.sizes) {
       const w = await world(size, isolate);
-      const slow = naive(w, isolate);
-      const check = await checkAgreement(w, ours(w, isolate), slow);
+      const fast = ours(w, isolate);
       const cases: [string, Turn][] = [
-        ['isolate + RenderedBodyCache', ours(w, isolate)],
+        ['isolate + RenderedBodyCache', fast],
         ['isolate, rendering every turn', ours(w, isolate, false)],
         ['in-process + RenderedBodyCache', ours(w, inProcess)],
         ['in-process, rendering every turn', ours(w, inProcess, false)],
       ];
-      const result = await compare(cases, slow, w.messages);
+      const result = await compare(s, cases, naive(w, isolate), agreement(fast), w.messages);
+      const check = await turnShape(w, fast);
       const [o] = result.ours;
       const nv = result.naive;
-      headline.push(`| ${n(size)} | ${ms(o!.wall.p50)} | ${ms(o!.wall.p99)} | ${ms(nv.wall.p50)} | ${ms(nv.wall.p99)} | ${ratio(nv.wall.p50, o!.wall.p50)} | ${ratio(nv.wall.p99, o!.wall.p99)} | ${n(o!.wall.count)} / ${nv.wall.count} |`);
-      variants.push(`| ${n(size)} | ${result.ours.map((m) => `${ms(m.wall.p50)} / ${ms(m.wall.p99)}`).join(' | ')} | ${result.ours.map((m) => ratio(nv.wall.p99, m.wall.p99)).join(' · ')} |`);
+      headline.push(`| ${n(size)} | ${ms(o!.wall.p50)} | ${ms(o!.wall.p99)} | ${ms(nv.wall.p50)} | ${ms(nv.wall.p99)} | ${ratio('naive ÷ ours, p50', `${size} skills`, nv.wall.p50, o!.wall.p50)} | ${ratio('naive ÷ ours, p99', `${size} skills`, nv.wall.p99, o!.wall.p99)} | ${n(o!.wall.count)} / ${nv.wall.count} |`);
+      const p99Ratios = result.ours.map((m, v) => ratio('naive p99 ÷ variant p99', `${size} skills, ${VARIANTS[v]}`, nv.wall.p99, m.wall.p99));
+      variants.push(`| ${n(size)} | ${result.ours.map((m) => `${ms(m.wall.p50)} / ${ms(m.wall.p99)}`).join(' | ')} | ${p99Ratios.join(' · ')} |`);
       const c = await coldCosts(w);
       const stats = w.caches.indexes.indexFor(await w.skillSets.list(SCOPE)).stats;
       cold.push(`| ${n(size)} | ${ms(c.list)} | ${ms(c.roomyList)} | ${ms(c.build)} | ${c.megabytes.toFixed(2)} | ${w.caches.indexes.builds} | ${w.skillSets.loads} |`);
       shape.push(`| ${n(size)} | ${stats.skills} | ${stats.candidates} | ${stats.keywordTriggers} | ${stats.patternTriggers} | ${stats.unfilteredPatterns} | ${stats.distinctTokens} | ${check.triggeredPerTurn.toFixed(2)} | ${check.sectionChars} |`);
-      if (size === 1000) detail = [size, await breakdown(w, isolate)];
+      if (size === s.detailSize) detail = [size, await breakdown(s, w, isolate)];
     }
   } finally {
     isolate.dispose();
     inProcess.dispose();
   }
-  console.log(`\n## Turn preparation at N skills: ours (isolate templates + RenderedBodyCache, the default) vs naive, same run\n`);
-  console.log(`${ITERATIONS} turns of ours per size, naive within ~${NAIVE_BUDGET_MS / 1000} s per size; ${ROUNDS} interleaved rounds; ${MESSAGES} distinct messages (5 % are ~3 KB pasted logs); wall-clock ms.\n`);
-  console.log('| skills | ours p50 | ours p99 | naive p50 | naive p99 | ratio p50 | ratio p99 | turns (ours / naive) |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of headline) console.log(row);
-  console.log('\n## Our path by template sandbox and body memo (p50 / p99 ms; last column: naive p99 ÷ each p99)\n');
-  console.log(`| skills | ${VARIANTS.join(' | ')} | p99 ratios |`);
-  console.log('| ---: | ---: | ---: | ---: | ---: | --- |');
-  for (const row of variants) console.log(row);
-  console.log('\n## The skill sets (ours and naive agree on triggers, section and tool pool for every checked message)\n');
-  console.log('| skills in cascade | listed | can auto-trigger | KEYWORDS triggers | PATTERN triggers | patterns without a literal (always run) | indexed tokens | triggered per turn | section chars |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of shape) console.log(row);
-  console.log('\n## Cold costs: once per change of a skill document in the scope with SkillSetCache; listAvailable is paid on EVERY turn by a caller that lists instead\n');
-  console.log('| skills | listAvailable, default parse cache (ms) | listAvailable, parse cache ≥ skills (ms) | TriggerIndex build (ms) | index heap (MB) | index builds in the run | listings in the run |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of cold) console.log(row);
+  const out = report.print;
+  out(`\n## Turn preparation at N skills: ours (isolate templates + RenderedBodyCache, the default) vs naive, same run\n`);
+  out(`${s.iterations} turns of ours per size, naive within ~${s.naiveBudgetMs / 1000} s per size (at least one a round); ${s.rounds} interleaved rounds; ${MESSAGES} distinct messages (5 % are ~3 KB pasted logs); wall-clock ms.\n`);
+  out('| skills | ours p50 | ours p99 | naive p50 | naive p99 | ratio p50 | ratio p99 | turns (ours / naive) |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of headline) out(row);
+  out('\n## Our path by template sandbox and body memo (p50 / p99 ms; last column: naive p99 ÷ each p99)\n');
+  out(`| skills | ${VARIANTS.join(' | ')} | p99 ratios |`);
+  out('| ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const row of variants) out(row);
+  out(`\n## The skill sets (ours agrees with every naive turn of the run on triggers, section and tool pool; the last two columns are over ${SHAPE_MESSAGES} messages)\n`);
+  out('| skills in cascade | listed | can auto-trigger | KEYWORDS triggers | PATTERN triggers | patterns without a literal (always run) | indexed tokens | triggered per turn | section chars |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of shape) out(row);
+  out('\n## Cold costs: once per change of a skill document in the scope with SkillSetCache; listAvailable is paid on EVERY turn by a caller that lists instead\n');
+  out('| skills | listAvailable, default parse cache (ms) | listAvailable, parse cache ≥ skills (ms) | TriggerIndex build (ms) | index heap (MB) | index builds in the run | listings in the run |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of cold) out(row);
   if (detail) {
-    console.log(`\n## Where our time goes at ${n(detail[0])} skills (isolate; ${ITERATIONS} calls each; ms)\n`);
-    console.log('| step | p50 | p99 |');
-    console.log('| --- | ---: | ---: |');
-    for (const [name, m] of detail[1]) console.log(`| ${name} | ${ms(m.wall.p50)} | ${ms(m.wall.p99)} |`);
+    out(`\n## Where our time goes at ${n(detail[0])} skills (isolate; ${s.iterations} calls each; ms)\n`);
+    out('| step | p50 | p99 |');
+    out('| --- | ---: | ---: |');
+    for (const [name, m] of detail[1]) out(`| ${name} | ${ms(m.wall.p50)} | ${ms(m.wall.p99)} |`);
   }
+  return report.rows;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runAsScript(__filename, runBench);

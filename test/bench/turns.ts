@@ -2,9 +2,12 @@
  * Turns (issue 5 "Measured"): turn overhead excluding the model, and turn-event fan-out.
  *
  *   node --no-node-snapshot --import tsx test/bench/turns.ts
- *   (BENCH_TURNS=50 BENCH_SUBSCRIBERS=1000 are the defaults)
+ *   (BENCH_TURNS=50 BENCH_SUBSCRIBERS=1000 BENCH_LONG_CHARS=8000 are the defaults; BENCH_TINY=1 for
+ *   the test's sizes)
  *
- * 1. Turn overhead, in-process (no HTTP on the measured path): a temp PGlite database, startVance with
+ * The database is PGlite, or PostgreSQL when TEST_DATABASE_URL is set (test/support/databases.ts).
+ *
+ * 1. Turn overhead, in-process (no HTTP on the measured path): a fresh database, startVance with
  *    runTurns, the offline provider (chunkDelayMs 0), a recipe `bench` (engine ford, every built-in
  *    tool but 5 removed), 5 VANCE-layer skills activated sticky. Each turn is timed end to end: sendMessage → TurnFinished seen on the
  *    bus. The baseline is the same OfflineProvider.stream() called bare, N times, with the turn's
@@ -29,19 +32,39 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startVance, type RunningVance } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
-import { openDatabase, type Database } from '../../api/src/persistence';
+import type { Database } from '../../api/src/persistence';
 import { OfflineProvider } from '../../api/src/llm';
 import type { ChatMessage, ModelCallRequest } from '../../api/src/domain/llm/model-provider';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
+import { benchDatabase } from '../support/databases';
+import { BenchReport, envNumber, isMain, runAsScript, type BenchOptions, type RatioRow } from './harness';
+
+interface Settings {
+  /** Measured turns of part 1, after `warmUpTurns` discarded ones. */
+  readonly turns: number;
+  readonly warmUpTurns: number;
+  readonly subscribers: number;
+  /** The long message of the fan-out turns: the offline answer echoes it, ~ longChars / 200 TextDelta batches. */
+  readonly longChars: number;
+  /** Measured fan-out turns with 1 subscriber and with `subscribers`. */
+  readonly oneTurns: number;
+  readonly manyTurns: number;
+}
+
+function settings(tiny: boolean): Settings {
+  if (tiny) return { turns: 3, warmUpTurns: 1, subscribers: 5, longChars: 1000, oneTurns: 1, manyTurns: 1 };
+  return {
+    turns: envNumber('BENCH_TURNS', 50), warmUpTurns: 3, subscribers: envNumber('BENCH_SUBSCRIBERS', 1000),
+    longChars: envNumber('BENCH_LONG_CHARS', 8_000), oneTurns: 10, manyTurns: 2,
+  };
+}
 
 const TOKEN = 'bench-admin-token-0123456789';
-const TURNS = Number(process.env.BENCH_TURNS ?? 50);
-const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
 const SKILLS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
 const BENCH_TOOLS = ['current_time', 'doc_list', 'doc_read', 'whoami', 'workspace_list'];
-/** The long message of the fan-out turn: the offline answer echoes it, ~ LONG_CHARS / 200 TextDelta batches. */
-const LONG_CHARS = Number(process.env.BENCH_LONG_CHARS ?? 8_000);
 const BATCH = 100;
+/** Sync turns before the measured ones, until every subscriber has seen one (see syncTurns). */
+const SYNC_TURNS = 5;
 const now = (): number => performance.timeOrigin + performance.now();
 
 // ---------------------------------------------------------------------------------------------
@@ -77,8 +100,8 @@ function longText(chars: number): string {
 
 // The bench drives one token far past the per-principal budgets (issue 13) on purpose: lift them.
 const UNLIMITED = {
-  VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN: String(SUBSCRIBERS + 100),
-  VANCE_MAX_SUBSCRIPTIONS_PER_CONNECTION: String(SUBSCRIBERS + 100),
+  VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN: '1000000',
+  VANCE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '1000000',
   VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000',
   VANCE_RATE_MUTATIONS_PER_TENANT: '1000000',
   VANCE_RATE_TURNS_PER_TOKEN: '1000000',
@@ -86,7 +109,7 @@ const UNLIMITED = {
 };
 
 async function startLocal(dataDir: string): Promise<{ vance: RunningVance; database: Database }> {
-  const database = await openDatabase({ dataDir });
+  const database = await benchDatabase().open();
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...UNLIMITED });
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
   return { vance, database };
@@ -147,7 +170,7 @@ async function serverMain(): Promise<void> {
 
 interface OverheadResult { turn: number[]; bare: number[]; tools: string[]; deltas: number; systemChars: number; skills: string[] }
 
-async function turnOverhead(): Promise<OverheadResult> {
+async function turnOverhead(s: Settings): Promise<OverheadResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-turns-'));
   const { vance, database } = await startLocal(dataDir);
   try {
@@ -179,12 +202,12 @@ async function turnOverhead(): Promise<OverheadResult> {
     };
 
     const composition = await services.turns.preview(admin, proc.id);
-    for (let i = 0; i < 3; i++) await runTurn(`warm-up message number ${i}, please answer briefly`); // discarded
+    for (let i = 0; i < s.warmUpTurns; i++) await runTurn(`warm-up message number ${i}, please answer briefly`); // discarded
     deltas = 0;
     const turn: number[] = [];
-    for (let i = 0; i < TURNS; i++) turn.push(await runTurn(`benchmark message number ${i}, please answer briefly`));
+    for (let i = 0; i < s.turns; i++) turn.push(await runTurn(`benchmark message number ${i}, please answer briefly`));
     unsubscribe();
-    const deltasPerTurn = deltas / TURNS;
+    const deltasPerTurn = deltas / s.turns;
 
     // Baseline: the bare provider, same system prompt and tools, a history growing like the turn's.
     const provider = new OfflineProvider({ chunkDelayMs: 0 });
@@ -201,9 +224,9 @@ async function turnOverhead(): Promise<OverheadResult> {
       history.push({ role: 'assistant', content: answer });
       return now() - t0;
     };
-    for (let i = 0; i < 3; i++) await bareCall(`warm-up message number ${i}, please answer briefly`);
+    for (let i = 0; i < s.warmUpTurns; i++) await bareCall(`warm-up message number ${i}, please answer briefly`);
     const bare: number[] = [];
-    for (let i = 0; i < TURNS; i++) bare.push(await bareCall(`benchmark message number ${i}, please answer briefly`));
+    for (let i = 0; i < s.turns; i++) bare.push(await bareCall(`benchmark message number ${i}, please answer briefly`));
     const systemChars = composition.system.reduce((n, m) => n + m.content.length, 0);
     return { turn, bare, tools, deltas: deltasPerTurn, systemChars, skills: active };
   } finally {
@@ -264,18 +287,28 @@ const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id,
 const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { id turnId type at } }`;
 
 async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<void> {
-  const res = await withTimeout(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ query, variables }) }), 15_000, 'sendMessage');
+  // Generous: with many subscriptions still being set up, the mutation queues behind their access checks.
+  const res = await withTimeout(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ query, variables }) }), 60_000, 'sendMessage');
   const body = (await res.json()) as { errors?: unknown };
   if (body.errors) throw new Error(`sendMessage: ${JSON.stringify(body.errors)}`);
 }
 
 interface Received { id: string; turnId: string; type: string; at: number; recv: number }
 
-interface Subscriber { client: Client; events: Received[]; finished: number; onFinish: (() => void) | null; error: unknown }
+interface Subscriber {
+  client: Client;
+  /** Settles when the server acknowledged the connection (authenticated). */
+  connected: Promise<void>;
+  events: Received[];
+  finished: number;
+  onFinish: (() => void) | null;
+  error: unknown;
+}
 
 function subscribe(url: string, processId: string): Subscriber {
   const client = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${TOKEN}` }, retryAttempts: 0, lazy: true });
-  const sub: Subscriber = { client, events: [], finished: 0, onFinish: null, error: null };
+  const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+  const sub: Subscriber = { client, connected, events: [], finished: 0, onFinish: null, error: null };
   client.subscribe<{ turnEvents: { id: string; turnId: string; type: string; at: string } }>({ query: EVENTS, variables: { id: processId } }, {
     next: (msg) => {
       const recv = now();
@@ -296,24 +329,50 @@ function subscribe(url: string, processId: string): Subscriber {
   return sub;
 }
 
-/** Resolves when every subscriber has seen `count` finished turns. */
-async function allFinished(subs: Subscriber[], count: number, ms: number, what: string): Promise<void> {
-  await withTimeout(Promise.all(subs.map((s) => new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (s.error) reject(new Error(`subscriber failed: ${s.error instanceof Error ? s.error.message : JSON.stringify(s.error)}`));
-      else if (s.finished >= count) {
-        s.onFinish = null;
-        resolve();
-      }
-    };
-    s.onFinish = check;
-    check();
-  }))), ms, `${what}: ${subs.filter((s) => s.finished < count).length} of ${subs.length} subscribers did not see TurnFinished`);
+/** Resolves once `done()` holds, checked whenever a subscriber sees a turn finish; rejects when one fails. */
+async function waitFor(subs: Subscriber[], done: () => boolean, ms: number, what: () => string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what()}`)), ms); // what() says how far they got
+      const check = () => {
+        const failed = subs.find((s) => s.error);
+        if (failed) reject(new Error(`subscriber failed: ${failed.error instanceof Error ? failed.error.message : JSON.stringify(failed.error)}`));
+        else if (done()) resolve();
+      };
+      for (const s of subs) s.onFinish = check;
+      check();
+    });
+  } finally {
+    clearTimeout(timer);
+    for (const s of subs) s.onFinish = null;
+  }
+}
+
+/** Resolves when every subscriber has seen `counts[i]` finished turns. */
+function allFinished(subs: Subscriber[], counts: readonly number[], ms: number, what: string): Promise<void> {
+  const behind = () => subs.filter((s, i) => s.finished < counts[i]!).length;
+  return waitFor(subs, () => behind() === 0, ms, () => `${what}: ${behind()} of ${subs.length} subscribers did not see TurnFinished`);
+}
+
+/**
+ * A subscription is known to be live only once it delivered an event, and one whose subscribe was
+ * still queued on the server misses the turn. So short sync turns run (up to SYNC_TURNS) until every
+ * subscriber has seen one finish; each waits for the turn itself to end (its first subscriber), then
+ * briefly for the rest.
+ */
+async function syncTurns(url: string, processId: string, subs: Subscriber[]): Promise<void> {
+  for (let turn = 1; subs.some((s) => s.finished === 0); turn++) {
+    if (turn > SYNC_TURNS) throw new Error(`${subs.filter((s) => s.finished === 0).length} of ${subs.length} subscribers saw none of ${SYNC_TURNS} sync turns`);
+    await gql(url, SEND, { id: processId, text: `sync turn ${turn}, short answer` });
+    await waitFor(subs, () => subs.some((s) => s.finished >= turn), 60_000, () => `sync turn ${turn} did not finish for any subscriber`);
+    await waitFor(subs, () => subs.every((s) => s.finished > 0), 5_000, () => '').catch(() => undefined);
+  }
 }
 
 interface FanOutResult { subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number }
 
-async function fanOut(server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
+async function fanOut(s: Settings, server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
   const { url } = server.info;
   const subs: Subscriber[] = [];
   try {
@@ -322,24 +381,23 @@ async function fanOut(server: ServerHandle, n: number, processId: string, measur
       subs.push(...batch);
       await new Promise((r) => setTimeout(r, 100)); // let the batch connect and subscribe
     }
-    // Sync turn: only when every client has seen its TurnFinished are all of them subscribed (and warm).
-    await new Promise((r) => setTimeout(r, 500));
-    await gql(url, SEND, { id: processId, text: 'sync turn, short answer' });
-    await allFinished(subs, 1, 60_000, `sync turn with ${n} subscribers`);
-    for (const s of subs) s.events.length = 0;
-    await server.request('times'); // drop the sync turn's publish times
+    await withTimeout(Promise.all(subs.map((x) => x.connected)), 60_000, `${n} subscribers connecting`);
+    await syncTurns(url, processId, subs);
+    for (const x of subs) x.events.length = 0;
+    await server.request('times'); // drop the sync turns' publish times
 
+    const seen = subs.map((x) => x.finished);
     const t0 = now();
     for (let t = 0; t < measuredTurns; t++) {
-      await gql(url, SEND, { id: processId, text: longText(LONG_CHARS) });
-      await allFinished(subs, 2 + t, 90_000, `measured turn ${t + 1} with ${n} subscribers`);
+      await gql(url, SEND, { id: processId, text: longText(s.longChars) });
+      await allFinished(subs, seen.map((k) => k + t + 1), 90_000, `measured turn ${t + 1} with ${n} subscribers`);
     }
     const turnMs = (now() - t0) / measuredTurns;
     const published = JSON.parse(await server.request('times')) as Record<string, number>;
     const atLat: number[] = [];
     const pubLat: number[] = [];
-    for (const s of subs) {
-      for (const e of s.events) {
+    for (const x of subs) {
+      for (const e of x.events) {
         atLat.push(e.recv - e.at);
         const p = published[e.id];
         if (p !== undefined) pubLat.push(e.recv - p);
@@ -348,58 +406,61 @@ async function fanOut(server: ServerHandle, n: number, processId: string, measur
     const deltas = subs[0]!.events.length / measuredTurns;
     return { subscribers: n, deltas, atLat, pubLat, turnMs };
   } finally {
-    await Promise.all(subs.map((s) => s.client.dispose()));
+    await Promise.all(subs.map((x) => x.client.dispose()));
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const s = settings(options.tiny ?? false);
+  const report = new BenchReport(options.print);
+  const out = report.print;
   const started = now();
-  console.log(`\nTurn overhead: ${TURNS} turns, in-process, offline provider (chunkDelayMs 0), ${SKILLS.length} sticky skills …`);
-  const o = await turnOverhead();
+  out(`\nTurn overhead: ${s.turns} turns, in-process, offline provider (chunkDelayMs 0), ${SKILLS.length} sticky skills …`);
+  const o = await turnOverhead(s);
   const tp50 = pct(o.turn, 50);
   const tp99 = pct(o.turn, 99);
   const bp50 = pct(o.bare, 50);
   const bp99 = pct(o.bare, 99);
-  console.log(`\nTurn overhead (end to end sendMessage → TurnFinished on the bus, vs the bare OfflineProvider.stream() in the same run)\n`);
-  console.log(`active skills: ${o.skills.length} (${o.skills.join(', ')}); tools offered: ${o.tools.length} (${o.tools.join(', ')}); system prompt ${o.systemChars} chars; ${f(o.deltas, 1)} TextDelta events per turn\n`);
-  console.log('| case | n | p50 ms | p99 ms | mean ms |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  out(`\nTurn overhead (end to end sendMessage → TurnFinished on the bus, vs the bare OfflineProvider.stream() in the same run)\n`);
+  out(`active skills: ${o.skills.length} (${o.skills.join(', ')}); tools offered: ${o.tools.length} (${o.tools.join(', ')}); system prompt ${o.systemChars} chars; ${f(o.deltas, 1)} TextDelta events per turn\n`);
+  out('| case | n | p50 ms | p99 ms | mean ms |');
+  out('| --- | ---: | ---: | ---: | ---: |');
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  console.log(`| full turn (Vance, offline provider) | ${o.turn.length} | ${f(tp50)} | ${f(tp99)} | ${f(mean(o.turn))} |`);
-  console.log(`| bare provider call (baseline) | ${o.bare.length} | ${f(bp50, 3)} | ${f(bp99, 3)} | ${f(mean(o.bare), 3)} |`);
-  console.log(`\noverhead ratio turn ÷ bare: p50 ${f(tp50 / bp50, 1)}×, p99 ${f(tp99 / bp99, 1)}×; absolute overhead p50 ${f(tp50 - bp50)} ms per turn`);
+  out(`| full turn (Vance, offline provider) | ${o.turn.length} | ${f(tp50)} | ${f(tp99)} | ${f(mean(o.turn))} |`);
+  out(`| bare provider call (baseline) | ${o.bare.length} | ${f(bp50, 3)} | ${f(bp99, 3)} | ${f(mean(o.bare), 3)} |`);
+  const overhead = (name: string, ratio: number) => f(report.ratio('Turn overhead, turn ÷ bare', name, ratio), 1);
+  out(`\noverhead ratio turn ÷ bare: p50 ${overhead('p50', tp50 / bp50)}×, p99 ${overhead('p99', tp99 / bp99)}×; absolute overhead p50 ${f(tp50 - bp50)} ms per turn`);
 
-  console.log(`\nFan-out: server in a child process, graphql-ws clients in this process, loopback …`);
+  out(`\nFan-out: server in a child process, graphql-ws clients in this process, loopback …`);
   const server = await startServerChild();
   let one: FanOutResult;
   let many: FanOutResult;
   try {
-    one = await fanOut(server, 1, server.info.single, 10);
-    many = await fanOut(server, SUBSCRIBERS, server.info.many, 2);
+    one = await fanOut(s, server, 1, server.info.single, s.oneTurns);
+    many = await fanOut(s, server, s.subscribers, server.info.many, s.manyTurns);
   } finally {
     await server.stop();
   }
-  console.log(`\nTextDelta delivery latency over loopback, per (client, delta) pair; the offline answer of ~${LONG_CHARS} chars gives ~${f(many.deltas, 0)} TextDelta batches per turn`);
-  console.log('(from `at` = the event row\'s created_at, before publish; from publish = the server\'s bus publish; both clocks are this machine\'s)\n');
-  console.log('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out(`\nTextDelta delivery latency over loopback, per (client, delta) pair; the offline answer of ~${s.longChars} chars gives ~${f(many.deltas, 0)} TextDelta batches per turn`);
+  out('(from `at` = the event row\'s created_at, before publish; from publish = the server\'s bus publish; both clocks are this machine\'s)\n');
+  out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of [one, many]) {
-    console.log(`| ${r.subscribers} | ${r.atLat.length} | ${f(pct(r.atLat, 50))} | ${f(pct(r.atLat, 99))} | ${f(pct(r.pubLat, 50))} | ${f(pct(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
+    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(pct(r.atLat, 50))} | ${f(pct(r.atLat, 99))} | ${f(pct(r.pubLat, 50))} | ${f(pct(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
   }
-  console.log(`\n${SUBSCRIBERS} ÷ 1 subscriber: p50 ${f(pct(many.atLat, 50) / pct(one.atLat, 50), 1)}×, p99 ${f(pct(many.atLat, 99) / pct(one.atLat, 99), 1)}× (from at); p50 ${f(pct(many.pubLat, 50) / pct(one.pubLat, 50), 1)}×, p99 ${f(pct(many.pubLat, 99) / pct(one.pubLat, 99), 1)}× (from publish)`);
-  console.log(`\ntotal ${f((now() - started) / 1000, 1)} s`);
+  const fan = (name: string, m: number[], b: number[], p: number) => f(report.ratio('Fan-out, many ÷ 1 subscriber', name, pct(m, p) / pct(b, p)), 1);
+  out(`\n${s.subscribers} ÷ 1 subscriber: p50 ${fan('p50 from at', many.atLat, one.atLat, 50)}×, p99 ${fan('p99 from at', many.atLat, one.atLat, 99)}× (from at); p50 ${fan('p50 from publish', many.pubLat, one.pubLat, 50)}×, p99 ${fan('p99 from publish', many.pubLat, one.pubLat, 99)}× (from publish)`);
+  out(`\ntotal ${f((now() - started) / 1000, 1)} s`);
+  return report.rows;
 }
 
-if (process.argv.includes('--server')) {
+if (isMain(__filename) && process.argv.includes('--server')) {
   serverMain().catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });
 } else {
-  main().then(() => process.exit(0), (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
+  runAsScript(__filename, runBench);
 }

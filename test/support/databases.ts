@@ -2,7 +2,8 @@
  * The databases every database test runs on: PGlite always, PostgreSQL too when TEST_DATABASE_URL
  * is set (CI). Use `describe.each(testDatabases())('… ($name)', (db) => …)` and open ONE database
  * per file in beforeAll (a PGlite instance costs ~0.5 GB). On PostgreSQL each open() gets its own
- * schema `t_<pid>_<random>` (through the search_path), dropped again by close().
+ * schema `t_<pid>_<random>` (through the search_path), dropped again by close(). The benchmarks
+ * take one database the same way (benchDatabase).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -20,6 +21,12 @@ export interface TestDatabase {
 export function testDatabases(): TestDatabase[] {
   const url = process.env.TEST_DATABASE_URL;
   return url ? [pglite, postgres(url)] : [pglite];
+}
+
+/** The one database a benchmark (test/bench) runs on: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
+export function benchDatabase(): TestDatabase {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? postgres(url) : pglite;
 }
 
 const pglite: TestDatabase = {

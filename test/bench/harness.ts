@@ -1,0 +1,90 @@
+/**
+ * What the six benchmarks share: their options, the ratio rows they return, and the guard that runs
+ * one as a script (`npm run bench`). Each benchmark exports `runBench(options)`; `tiny` is the
+ * configuration test/bench/benchmarks.test.ts runs so that no benchmark rots between the runs that
+ * matter. Speed is reported as ratios against a baseline measured in the same run and never asserted
+ * (DEVELOPERS: "Speed and memory are measured in benchmarks … never as timed assertions in tests").
+ */
+import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+export interface BenchOptions {
+  /** Seconds instead of minutes: fixed small sizes (the BENCH_* variables are ignored). */
+  readonly tiny?: boolean;
+  /** Where the tables go (default: stdout). */
+  readonly print?: (line: string) => void;
+}
+
+/** One printed ratio: a case's measure ÷ its table's baseline, both from the same run. */
+export interface RatioRow {
+  readonly table: string;
+  readonly name: string;
+  readonly ratio: number;
+}
+
+export type Bench = (options?: BenchOptions) => Promise<readonly RatioRow[]>;
+
+/** The tables of one run: prints lines and records every ratio it prints. */
+export class BenchReport {
+  readonly rows: RatioRow[] = [];
+
+  constructor(readonly print: (line: string) => void = (line) => console.log(line)) {}
+
+  /** Records `ratio` as a row of `table` and returns it, for printing in place. */
+  ratio(table: string, name: string, ratio: number): number {
+    this.rows.push({ table, name, ratio });
+    return ratio;
+  }
+}
+
+/** A BENCH_* override of a full-size setting (tiny runs never read them). */
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got '${raw}'`);
+  return value;
+}
+
+/**
+ * Template time limits for benchmarks that measure rendering, not its limits: one render stalled by
+ * a GC pause on a loaded machine must not abort the run (DEFAULT_TEMPLATE_LIMITS stops a render at
+ * 50 ms, the isolate at 100 ms), and the budget costs the same to check whatever its value. The
+ * SSTI and DoS tables of templates.ts keep the defaults: there the limits are what is shown.
+ */
+export const UNHURRIED_TEMPLATE_LIMITS = Object.freeze({ timeLimitMs: 10_000, hardTimeoutMs: 20_000, compileTimeoutMs: 20_000 });
+
+let gc: (() => void) | undefined;
+
+/**
+ * A full collection, so a path does not pay for the previous one's garbage. `--expose-gc` is set
+ * on first use rather than on import, so a test that only imports a bench leaves V8 alone.
+ */
+export function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
+
+/** Whether `filename` is the script node was started with (not imported by a test or another bench). */
+export function isMain(filename: string): boolean {
+  return process.argv[1] !== undefined && path.resolve(process.argv[1]) === filename;
+}
+
+/**
+ * The main guard: when `filename` is the started script, runs the bench (tiny with BENCH_TINY=1) and
+ * exits — explicitly, because a closed server or a disposed client may leave a handle open for a while.
+ */
+export function runAsScript(filename: string, bench: Bench): void {
+  if (!isMain(filename)) return;
+  bench({ tiny: process.env.BENCH_TINY === '1' }).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
