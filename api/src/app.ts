@@ -8,6 +8,7 @@ import type { EventBus } from './domain/events/event-bus';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine } from './templates';
+import { RecheckAnalyser } from './regex-analysis';
 import {
   laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
   type Database,
@@ -77,6 +78,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,
+    backtracking: new RecheckAnalyser({ timeoutMs: config.regexCheckTimeoutMs, budgetMsPerMinute: config.regexCheckBudgetMs }),
     recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),
     bus,
     resources,

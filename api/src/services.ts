@@ -10,7 +10,7 @@ import { SettingsService, type SettingsStore } from './domain/settings';
 import {
   Manuals, RecipeCatalog, RecipeLoader, RecipePicker, RecipeResolver, recipeDocumentKind, type RecipeAuditEntry,
 } from './domain/recipes';
-import { SkillCatalog, SkillResolver, skillDocumentKind } from './domain/skills';
+import { SkillCatalog, SkillResolver, skillDocumentKind, type BacktrackingAnalyser } from './domain/skills';
 import { createEngineCommandDispatcher } from './domain/processes/commands';
 import { ProcessEvents } from './domain/processes/process-events';
 import { ProcessLane } from './domain/processes/process-lane';
@@ -74,6 +74,8 @@ export interface ServiceAdapters {
   readonly maxDocumentBytes: number;
   readonly identityCacheTtlMs?: number;
   readonly templates: TemplateEngine;
+  /** Save-time advice on trigger patterns that backtrack on other engines (issue 13); none: no advice. */
+  readonly backtracking?: BacktrackingAnalyser;
   readonly processStore: ProcessStore;
   readonly laneLock: LaneLock;
   readonly triggers?: TriggerHook;
@@ -100,7 +102,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const cache = new CachedDocumentReader(adapters.documentStore, adapters.documentCache);
   const cascade = new DocumentCascade(cache, adapters.resources);
   const { templates } = adapters;
-  const validator = new DocumentValidator([skillDocumentKind(templates), recipeDocumentKind(templates)]);
+  const validator = new DocumentValidator([skillDocumentKind(templates, adapters.backtracking), recipeDocumentKind(templates)]);
   const documents = new DocumentService({
     targets, cascade, cache, validator, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
   });

@@ -6,6 +6,7 @@
 import { DocumentValidator } from '../domain/documents/document-validator';
 import { recipeDocumentKind } from '../domain/recipes';
 import { skillDocumentKind } from '../domain/skills';
+import { RecheckAnalyser } from '../regex-analysis';
 import { NunjucksTemplateEngine } from '../templates';
 import { formatJson, formatText, lint } from './lint';
 
@@ -26,7 +27,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // Only syntax checks happen here (no rendering), so the in-process engine is enough.
   const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
-  const validator = new DocumentValidator([skillDocumentKind(templates), recipeDocumentKind(templates)]);
+  // An author's own run: a patient analysis (a second per pattern), no per-minute budget to share.
+  const backtracking = new RecheckAnalyser({ timeoutMs: 1_000, budgetMsPerMinute: 60_000 });
+  const validator = new DocumentValidator([skillDocumentKind(templates, backtracking), recipeDocumentKind(templates)]);
   const report = await lint(roots, validator);
   console.log(json ? formatJson(report) : formatText(report));
   return report.errors > 0 ? 1 : 0;

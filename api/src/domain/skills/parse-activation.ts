@@ -1,3 +1,4 @@
+import type { BacktrackingAnalyser } from './backtracking-analyser';
 import { describeValue, fieldName, type FrontmatterReader, type YamlPath } from './frontmatter-reader';
 import { readTriggers } from './parse-triggers';
 import { DEFAULT_ACTIVATION, SELECTIVE_LOGICS, WHEN_MODES, type SelectiveLogic, type SkillActivation, type SkillTrigger } from './skill';
@@ -10,13 +11,13 @@ import { DEFAULT_ACTIVATION, SELECTIVE_LOGICS, WHEN_MODES, type SelectiveLogic, 
  * ERROR naming the field; combinations that do nothing are WARNINGs.
  */
 
-export function readActivation(reader: FrontmatterReader, fm: Readonly<Record<string, unknown>>): SkillActivation {
+export function readActivation(reader: FrontmatterReader, fm: Readonly<Record<string, unknown>>, analyser?: BacktrackingAnalyser): SkillActivation {
   const d = DEFAULT_ACTIVATION;
   const matchWholeWords = reader.booleanish(['matchWholeWords'], fm.matchWholeWords, d.matchWholeWords);
   const caseSensitive = reader.booleanish(['caseSensitive'], fm.caseSensitive, d.caseSensitive);
   return {
     when: fm.when === undefined || fm.when === null ? null : reader.choice(['when'], fm.when, WHEN_MODES, 'mentioned') ?? null,
-    secondaryTriggers: readTriggers(reader, fm.secondaryTriggers, { matchWholeWords, caseSensitive }, 'secondaryTriggers'),
+    secondaryTriggers: readTriggers(reader, fm.secondaryTriggers, { matchWholeWords, caseSensitive, ...(analyser ? { analyser } : {}) }, 'secondaryTriggers'),
     selectiveLogic: readSelectiveLogic(reader, fm.selectiveLogic),
     caseSensitive,
     matchWholeWords,

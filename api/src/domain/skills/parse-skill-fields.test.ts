@@ -35,7 +35,7 @@ describe('parseSkill: triggers', () => {
     expect(diagnostics).toEqual([
       {
         severity: 'ERROR',
-        message: expect.stringMatching(/^`triggers\[1\]\.pattern` is not a usable regular expression: possessive quantifier/),
+        message: expect.stringMatching(/^`triggers\[1\]\.pattern` is not a usable regular expression \(at character 3 of the pattern\): possessive quantifier `\+\+` is not supported: trigger patterns run on a linear-time engine \(RE2\)/),
         path: PATH,
         line: 9,
         column: 14,

@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, visit } from 'yaml';
 import type { Diagnostic } from '../errors';
 import { YamlSource } from '../shared/yaml-source';
 import type { TemplateEngine } from '../templates/template-engine';
+import type { BacktrackingAnalyser } from './backtracking-analyser';
 import { FrontmatterReader } from './frontmatter-reader';
 import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';
@@ -42,10 +43,14 @@ export interface ParsedSkill {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function parseSkill(input: SkillSource, templates?: TemplateEngine): ParsedSkill {
+/**
+ * `templates` checks the body and `action:` (skipped without it); `analyser` gives save-time advice on
+ * trigger patterns that would backtrack on other engines (backtracking-analyser.ts; validation only).
+ */
+export function parseSkill(input: SkillSource, templates?: TemplateEngine, analyser?: BacktrackingAnalyser): ParsedSkill {
   let result: ParsedSkill;
   try {
-    result = parse(input, templates);
+    result = parse(input, templates, analyser);
   } catch (error) {
     // A bug here must not take a listing down; it surfaces as a diagnostic on this one file.
     const message = `Internal error while reading this skill: ${(error as Error).message}`;
@@ -54,7 +59,7 @@ export function parseSkill(input: SkillSource, templates?: TemplateEngine): Pars
   return { skill: result.skill, diagnostics: sortByPosition(result.diagnostics) };
 }
 
-function parse(input: SkillSource, templates: TemplateEngine | undefined): ParsedSkill {
+function parse(input: SkillSource, templates: TemplateEngine | undefined, analyser: BacktrackingAnalyser | undefined): ParsedSkill {
   const { path } = input;
   const diagnostics: Diagnostic[] = [];
   const nameProblem = skillNameProblem(input.name);
@@ -92,7 +97,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined): Parse
   }
 
   const reader = new FrontmatterReader(source, path);
-  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine);
+  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, analyser);
   diagnostics.push(...reader.diagnostics);
   if (templates && skill) {
     diagnostics.push(...checkBodyTemplate(templates, skill.promptExtension, skill.bodyLine, path));
@@ -102,7 +107,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined): Parse
   return { skill: failed ? null : skill, diagnostics };
 }
 
-function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number): Skill | null {
+function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number, analyser: BacktrackingAnalyser | undefined): Skill | null {
   // A `name:` key marks the Agent Skills (Claude) format, where title and version are optional.
   const style: Style = 'name' in fm ? 'CLAUDE' : 'VANCE';
   if (style === 'CLAUDE') checkNameField(reader, name, fm.name);
@@ -114,9 +119,9 @@ function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, u
   const run = readRun(reader, fm.run);
   const action = reader.text(['action'], fm.action)?.trimEnd() || null;
   const body = splitBody(rawBody, bodyStartLine);
-  const activation = readActivation(reader, fm);
+  const activation = readActivation(reader, fm, analyser);
   const draft = {
-    triggers: readTriggers(reader, fm.triggers, activation),
+    triggers: readTriggers(reader, fm.triggers, { matchWholeWords: activation.matchWholeWords, caseSensitive: activation.caseSensitive, ...(analyser ? { analyser } : {}) }),
     activation,
     tools: reader.stringList(['tools'], fm.tools),
     manualPaths: readManualPaths(reader, fm.manualPaths),

@@ -1,6 +1,6 @@
 import { describeValue, fieldName, type FrontmatterReader, type YamlPath } from './frontmatter-reader';
+import { backtrackingWarning, type BacktrackingAnalyser } from './backtracking-analyser';
 import { compileJavaRegex } from './java-regex';
-import { regexHazard } from './regex-hazard';
 import { TRIGGER_TYPES, type SkillTrigger, type SkillTriggerType } from './skill';
 
 /**
@@ -10,8 +10,11 @@ import { TRIGGER_TYPES, type SkillTrigger, type SkillTriggerType } from './skill
  * - a plain string (lorebook style): `/source/flags` is a regex (flags i, s, m, u; g and y are
  *   meaningless for a search and ignored; `i` keeps it case-insensitive even under
  *   `caseSensitive: true`), anything else one keyword (a KEYWORDS trigger of one keyword).
- * Every regex is refused when it can backtrack catastrophically (regex-hazard.ts). Validation only;
- * matching lives with the trigger matcher.
+ * Every regex is compiled for RE2 (java-regex.ts, issue 13): matching is linear in the text, and a
+ * construct RE2 cannot run (backreference, lookaround) is an ERROR at the pattern. With a
+ * BacktrackingAnalyser (save time only), a pattern that would backtrack exponentially or
+ * polynomially on a backtracking engine gets a WARNING. Validation only; matching lives with the
+ * trigger matcher.
  */
 const TRIGGER_KEYS = ['type', 'pattern', 'keywords', 'minMatch'];
 const SLASH_REGEX = /^\/([\s\S]+)\/([a-z]*)$/;
@@ -21,6 +24,8 @@ export interface TriggerReadOptions {
   readonly matchWholeWords: boolean;
   /** true: `Sword` and `sword` are two keywords. */
   readonly caseSensitive: boolean;
+  /** Save-time advice on backtracking shapes; absent where skills are loaded for a turn. */
+  readonly analyser?: BacktrackingAnalyser;
 }
 
 export function readTriggers(reader: FrontmatterReader, value: unknown, options: TriggerReadOptions = { matchWholeWords: true, caseSensitive: false }, key = 'triggers'): SkillTrigger[] {
@@ -43,7 +48,7 @@ function readTrigger(reader: FrontmatterReader, at: YamlPath, entry: unknown, op
   if (type === 'PATTERN') {
     if (map.keywords !== undefined) reader.warning([...at, 'keywords'], '`keywords` is ignored on a PATTERN trigger; use a separate KEYWORDS trigger.');
     if (map.minMatch !== undefined) reader.warning([...at, 'minMatch'], '`minMatch` only applies to KEYWORDS triggers and is ignored here.');
-    return readPattern(reader, at, map.pattern);
+    return readPattern(reader, at, map.pattern, options.analyser);
   }
   if (type === 'KEYWORDS') {
     if (map.pattern !== undefined) reader.warning([...at, 'pattern'], '`pattern` is ignored on a KEYWORDS trigger; use a separate PATTERN trigger.');
@@ -67,7 +72,7 @@ function readPlainEntry(reader: FrontmatterReader, at: YamlPath, text: string, o
     return undefined;
   }
   const inline = [...flags].filter((f) => f === 's' || f === 'm').join('');
-  const trigger = compilePattern(reader, at, slash[1]!, inline ? `(?${inline})${slash[1]!}` : slash[1]!);
+  const trigger = compilePattern(reader, at, slash[1]!, inline ? `(?${inline})${slash[1]!}` : slash[1]!, options.analyser);
   if (trigger?.type !== 'PATTERN' || !flags.includes('i')) return trigger;
   return { ...trigger, ignoreCase: true };
 }
@@ -83,26 +88,24 @@ function triggerType(reader: FrontmatterReader, at: YamlPath, map: Readonly<Reco
   return inferred;
 }
 
-function readPattern(reader: FrontmatterReader, at: YamlPath, value: unknown): SkillTrigger | undefined {
+function readPattern(reader: FrontmatterReader, at: YamlPath, value: unknown, analyser: BacktrackingAnalyser | undefined): SkillTrigger | undefined {
   const patternAt = [...at, 'pattern'];
   if (typeof value !== 'string' || value.trim() === '') {
     reader.error(patternAt, `A PATTERN trigger needs \`pattern\`, a non-empty regular expression${value === undefined ? '' : `; found ${describeValue(value)}`}.`);
     return undefined;
   }
-  return compilePattern(reader, patternAt, value, value);
+  return compilePattern(reader, patternAt, value, value, analyser);
 }
 
-function compilePattern(reader: FrontmatterReader, at: YamlPath, pattern: string, source: string): SkillTrigger | undefined {
+function compilePattern(reader: FrontmatterReader, at: YamlPath, pattern: string, source: string, analyser: BacktrackingAnalyser | undefined): SkillTrigger | undefined {
   const compiled = compileJavaRegex(source);
   if (!compiled.ok) {
-    reader.error(at, `\`${fieldName(at)}\` is not a usable regular expression: ${compiled.message} (at character ${compiled.index + 1} of the pattern).`);
+    const where = compiled.index === null ? '' : ` (at character ${compiled.index + 1} of the pattern)`;
+    reader.error(at, `\`${fieldName(at)}\` is not a usable regular expression${where}: ${compiled.message}${compiled.message.endsWith('.') ? '' : '.'}`);
     return undefined;
   }
-  const hazard = regexHazard(compiled.regex);
-  if (hazard) {
-    reader.error(at, `\`${fieldName(at)}\` is refused: ${hazard.message}. Rewrite it so each repetition can consume the text in only one way (e.g. \`a+\` instead of \`(a+)+\`, \`(?:ab|cd)+\` with alternatives that start differently).`);
-    return undefined;
-  }
+  const verdict = analyser?.analyse(compiled.regex.analysis);
+  if (verdict?.kind === 'EXPONENTIAL' || verdict?.kind === 'POLYNOMIAL') reader.warning(at, `\`${fieldName(at)}\` ${backtrackingWarning(verdict)}`);
   return { type: 'PATTERN', pattern, regex: compiled.regex };
 }
 

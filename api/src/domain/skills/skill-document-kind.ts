@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
+import type { BacktrackingAnalyser } from './backtracking-analyser';
 import { parseSkill } from './parse-skill';
 
 /** `_vance/skills/<name>/SKILL.md` directly in a skill folder; group 1 is the folder name. */
@@ -17,10 +18,11 @@ export interface SkillDocumentKind {
   validate(path: string, match: RegExpExecArray, content: string): Diagnostic[];
 }
 
-export function skillDocumentKind(templates?: TemplateEngine): SkillDocumentKind {
+/** `analyser`: the save-time backtracking advice on trigger patterns (issue 13); validation is where it runs. */
+export function skillDocumentKind(templates?: TemplateEngine, analyser?: BacktrackingAnalyser): SkillDocumentKind {
   return {
     kind: 'skill',
     pattern: SKILL_PATH_PATTERN,
-    validate: (path, match, content) => [...parseSkill({ name: match[1] ?? path, path, content }, templates).diagnostics],
+    validate: (path, match, content) => [...parseSkill({ name: match[1] ?? path, path, content }, templates, analyser).diagnostics],
   };
 }

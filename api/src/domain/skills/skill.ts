@@ -4,6 +4,7 @@
  * invocation-policy.ts; resolution across layers lives in skill-resolver.ts, matching and prompt
  * composition elsewhere.
  */
+import type { TriggerRegex } from './trigger-regex';
 
 /** Activation lifespan (seed 000 §2a). The `--once` flag is orthogonal and not part of the skill. */
 export const LIFECYCLES = ['sticky', 'shot'] as const;
@@ -20,13 +21,14 @@ export type SkillTriggerType = (typeof TRIGGER_TYPES)[number];
 
 /**
  * Auto-activation conditions (seed 000 §2, §4a). PATTERN keeps the author's Java-flavoured source and
- * the compiled JavaScript RegExp (flags `iu`, see java-regex.ts), so the hot path never recompiles.
+ * the compiled RE2 regex (case-insensitive, see java-regex.ts and trigger-regex.ts), so the hot path
+ * never recompiles and a match costs time linear in the text (issue 13).
  */
 export type SkillTrigger =
   | {
       readonly type: 'PATTERN';
       readonly pattern: string;
-      readonly regex: RegExp;
+      readonly regex: TriggerRegex;
       /** Only on a lorebook-style `/…/i` entry: case-insensitive even under `caseSensitive: true`. */
       readonly ignoreCase?: true;
     }

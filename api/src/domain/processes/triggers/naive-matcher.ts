@@ -87,9 +87,8 @@ function fire(trigger: SkillTrigger, activation: SkillActivation, view: ScanView
   if (trigger.type === 'PATTERN') {
     const { regex, cased } = effectiveRegex(trigger, activation);
     for (let m = 0; m < depth; m++) {
-      regex.lastIndex = 0;
-      const match = regex.exec(view.regexInput(m, cased));
-      if (match) return [match[0]];
+      const match = regex.find(view.regexInput(m, cased));
+      if (match !== null) return [match];
     }
     return null;
   }

@@ -1,29 +1,34 @@
 /**
  * A conservative required-literal extractor for PATTERN triggers, used only to prefilter which
- * regexes need to run on a message (trigger-index.ts). It reads the compiled JavaScript source
+ * regexes need to run on a message (trigger-index.ts). It reads the compiled RE2 source
  * (java-regex.ts already expanded `\Q…\E`, `(?x)` comments and inline flags) and returns a set of
  * lower-case literals such that EVERY match of the regex on a lower-cased text contains at least
  * one of them — or null when it cannot promise that, and the pattern then always runs.
+ *
+ * Hand-written, and kept after the move to RE2 (issue 13): re2js computes such literals for its own
+ * per-regex prefilter but does not expose them, and the index needs them for all patterns at once —
+ * one Aho–Corasick pass per message decides which of thousands of regexes run at all. RE2 made the
+ * regexes linear; this keeps a turn from running every one of them.
  *
  * What counts, and why it is safe:
  * - runs of plain characters outside classes, each matched exactly once (a char quantified with a
  *   minimum of 0 ends the run; `b+` ends it after the `b` and starts the next run with `b`);
  * - a group matched at least once contributes its own required set; an alternation needs a set from
  *   every branch and yields their union (capped at MAX_LITERALS);
- * - only printable ASCII characters enter a literal. Under the `iu` flags a pattern character matches
- *   what has the same simple case folding; on lower-cased input the only non-ASCII character that
- *   folds onto an ASCII one is `ſ` (U+017F → `s`; the Kelvin sign already lower-cases to `k`), which
- *   the scanner maps to `s` (`scanText`). Everything else (classes, `.`, escapes like `\d` or
- *   `\u…`, anchors, lookarounds, backreferences) just ends the current run.
+ * - only printable ASCII characters enter a literal. Under case-insensitive matching a pattern
+ *   character matches what has the same simple case folding; on lower-cased input the only non-ASCII
+ *   character that folds onto an ASCII one is `ſ` (U+017F → `s`; the Kelvin sign already lower-cases
+ *   to `k`), which the scanner maps to `s` (`scanText`). Everything else (classes, `.`, escapes like
+ *   `\d`, `\x{…}` or `\A`, anchors) just ends the current run.
  * - a literal shorter than MIN_LENGTH is not worth a lookup; the pattern then always runs.
- * A regex without both the `i` and `u` flags (never produced by compileJavaRegex) is not analysed.
+ * A regex that is not case-insensitive (never produced by compileJavaRegex) is not analysed.
  */
-import { RegexCursor } from '../../skills/regex-cursor';
+import type { TriggerRegex } from '../../skills/trigger-regex';
 export const MIN_LITERAL_LENGTH = 2;
 const MAX_LITERALS = 16;
 
-export function requiredLiterals(regex: RegExp): string[] | null {
-  if (!regex.flags.includes('i') || !regex.flags.includes('u')) return null;
+export function requiredLiterals(regex: Pick<TriggerRegex, 'source' | 'ignoreCase'>): string[] | null {
+  if (!regex.ignoreCase) return null;
   try {
     const parser = new Parser(regex.source);
     const literals = parser.alternation();
@@ -48,10 +53,14 @@ interface Quantifier {
 }
 
 const ONCE: Quantifier = { min: 1, max: 1 };
-/** Escapes of a single syntax character (the only identity escapes the `u` flag allows). */
+/** Escapes of a single syntax character (the only identity escapes java-regex.ts writes). */
 const SYNTAX_CHARS = new Set([...'^$\\.*+?()[]{}|/-']);
 
-class Parser extends RegexCursor {
+/** Throws a plain Error on malformed input; requiredLiterals treats that as "cannot tell". */
+class Parser {
+  private i = 0;
+
+  constructor(private readonly s: string) {}
 
   atEnd(): boolean {
     return this.i >= this.s.length;
@@ -105,13 +114,7 @@ class Parser extends RegexCursor {
 
   private group(): Atom {
     const rest = this.s.slice(this.i, this.i + 4);
-    const lookaround = /^\(\?(=|!|<=|<!)/.exec(rest);
-    if (lookaround) {
-      this.i += lookaround[0].length;
-      this.alternation();
-      this.expect(')');
-      return { kind: 'other' };
-    }
+    // RE2 sources have no lookaround: `(?:`, a named group or a plain group.
     if (rest.startsWith('(?:')) this.i += 3;
     else if (rest.startsWith('(?<')) this.skipPast('>');
     else if (rest.startsWith('(?')) throw new Error('unknown group');
@@ -133,12 +136,8 @@ class Parser extends RegexCursor {
     if (next === undefined) throw new Error('lone backslash');
     this.i += 2;
     if (SYNTAX_CHARS.has(next)) return charAtom(next);
-    if ((next === 'p' || next === 'P' || next === 'u') && this.s[this.i] === '{') this.skipPast('}');
-    else if (next === 'u') this.i += 4;
+    if ((next === 'p' || next === 'P' || next === 'x') && this.s[this.i] === '{') this.skipPast('}');
     else if (next === 'x') this.i += 2;
-    else if (next === 'c') this.i += 1;
-    else if (next === 'k' && this.s[this.i] === '<') this.skipPast('>');
-    else if (/[0-9]/.test(next)) while (/[0-9]/.test(this.s[this.i] ?? '')) this.i++;
     return { kind: 'other' };
   }
 
@@ -162,6 +161,17 @@ class Parser extends RegexCursor {
     return q;
   }
 
+  /** Moves past the next `char` (e.g. the `]` closing a class). */
+  private skipPast(char: string): void {
+    const end = this.s.indexOf(char, this.i);
+    if (end < 0) throw new Error(`unterminated: expected ${char}`);
+    this.i = end + 1;
+  }
+
+  private expect(char: string): void {
+    if (this.s[this.i] !== char) throw new Error(`expected ${char}`);
+    this.i++;
+  }
 }
 
 function charAtom(c: string): Atom {

@@ -1,5 +1,6 @@
 import type { AvailableSkill } from '../../skills/skill-resolver';
 import type { SkillTrigger } from '../../skills/skill';
+import type { TriggerRegex } from '../../skills/trigger-regex';
 import { LiteralScanner } from './literal-scanner';
 import { requiredLiterals } from './required-literals';
 import { distinctKeywords, type KeywordMode } from './tokenize';
@@ -26,7 +27,7 @@ export interface TriggerEntry {
   readonly firstKeyword: number;
   readonly threshold: number;
   /** PATTERN only: the regex under the skill's controls, and whether it reads the text as written. */
-  readonly regex: RegExp | null;
+  readonly regex: TriggerRegex | null;
   readonly cased: boolean;
   readonly pattern: string;
 }
@@ -133,7 +134,7 @@ class Builder {
     this.triggers.push({ skill: position, index, secondary, keywords: [], firstKeyword: this.keywordCount, threshold: 1, regex, cased, pattern: trigger.pattern });
     // Secondary regexes run only for skills whose primary triggers matched: no prefilter needed.
     if (secondary) return;
-    // The literals of the `iu` regex: sound for its case-sensitive twin too, which matches less.
+    // The literals of the case-insensitive regex: sound for its case-sensitive twin too, which matches less.
     const literals = requiredLiterals(trigger.regex);
     if (!literals) {
       this.alwaysRun.push(id);

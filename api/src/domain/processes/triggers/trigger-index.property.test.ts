@@ -25,8 +25,11 @@ const SKILLS = [
   available('hash', { frontmatter: triggers(pattern('^[0-9a-f]{7,40}$')) }),
   available('class', { frontmatter: triggers(pattern('\\bclass\\s+\\w+')) }),
   available('dots', { frontmatter: triggers(pattern('file\\.(md|txt)'), pattern('\\Q(x)\\E')) }),
-  available('look', { frontmatter: triggers(pattern('(?=.*secret)tok(en)?s?')) }),
-  available('repeat', { frontmatter: triggers(pattern('(\\w+) \\1')) }),
+  // Lookaround and backreferences are refused since issue 13 (RE2); these are the shapes that replaced them.
+  available('look', { frontmatter: [...triggers(pattern('tok(en)?s?')), 'secondaryTriggers: [secret]', 'selectiveLogic: AND ALL'] }),
+  available('repeat', { frontmatter: triggers(pattern('(\\w+) (\\w+)\\b.*\\bclass\\b')) }),
+  // Shapes that backtrack exponentially or polynomially elsewhere run in linear time here.
+  available('nested', { frontmatter: triggers(pattern('(a{1,5})+b'), pattern('(x+x+)+y')) }),
   available('phrases', { frontmatter: triggers(keywords(['state of the art', 'art', 'the state'], 2)) }),
   available('umlaut', { frontmatter: triggers(pattern('größe|grösse'), keywords(['übersicht', 'änderung'])) }),
   available('multi', { frontmatter: triggers(pattern('(alpha|beta)(gamma|delta)+'), pattern('x+y+z+'), keywords(['alpha', 'gamma', 'delta', 'beta'], 3)) }),
@@ -37,7 +40,7 @@ const VOCABULARY = [
   'abwägen', 'ABWÄGEN', 'abwa\u0308gen', 'besser', 'which', 'welches', 'was', 'better', 'option', 'vergleich', 'schau', 'Schau', 'änderung', 'PR',
   'typescript', 'tsconfig', 'app.ts', 'x.tsx', 'tsc', 'TS2345', 'ts', 'deploy', 'deployment', 'to', 'prod', 'staging', 'rollout', 'release',
   'color', 'colour-scheme', 'colorscheme', 'scheme', 'deadbeef', 'DEADBEEF12', '0123456', 'class', 'claſſ', 'Foo', 'file.md', 'file.txt', 'filexmd', '(x)',
-  'secret', 'token', 'tokens', 'tok', 'größe', 'grösse', 'GRÖSSE', 'übersicht', 'alpha', 'beta', 'gamma', 'delta', 'alphagamma', 'betadeltadelta', 'xyz', 'xxyyzz',
+  'secret', 'token', 'tokens', 'tok', 'aaaaab', 'aaaaaa', 'xxxxy', 'xy', 'größe', 'grösse', 'GRÖSSE', 'übersicht', 'alpha', 'beta', 'gamma', 'delta', 'alphagamma', 'betadeltadelta', 'xyz', 'xxyyzz',
   ',', '.', '!', '?', '-', '\n', '—', '"', '42', 'ok',
 ];
 
@@ -55,7 +58,7 @@ describe('TriggerIndex ≡ matchTriggersNaive (property)', () => {
   const index = new TriggerIndex(SKILLS);
 
   it('uses the prefilter for most patterns of the fixed set', () => {
-    expect(index.stats.patternTriggers).toBe(14);
+    expect(index.stats.patternTriggers).toBe(16);
     expect(index.stats.unfilteredPatterns).toBeLessThanOrEqual(3);
   });
 
@@ -89,9 +92,8 @@ describe('requiredLiterals is sound (property)', () => {
       let atom: string;
       if (depth < 2 && roll < 0.2) atom = `(${randomPattern(random, depth + 1)})`;
       else if (depth < 2 && roll < 0.3) atom = `(?:${randomPattern(random, depth + 1)}|${randomPattern(random, depth + 1)})`;
-      else if (depth < 2 && roll < 0.33) atom = `(?=${randomPattern(random, depth + 1)})`;
       else atom = ATOMS[Math.floor(random() * ATOMS.length)]!;
-      out += atom + (atom.startsWith('(?=') || atom === '\\b' || atom === '^' || atom === '$' ? '' : QUANTIFIERS[Math.floor(random() * QUANTIFIERS.length)]!);
+      out += atom + (atom === '\\b' || atom === '^' || atom === '$' ? '' : QUANTIFIERS[Math.floor(random() * QUANTIFIERS.length)]!);
     }
     return random() < 0.15 ? `${out}|${randomPattern(random, depth + 1)}` : out;
   }

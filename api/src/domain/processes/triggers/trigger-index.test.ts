@@ -109,6 +109,38 @@ describe('PATTERN triggers (seed 000 §4a)', () => {
   });
 });
 
+describe('PATTERN triggers that cannot run away (issue 13)', () => {
+  // The measured attacks: on V8's backtracking engine `(a{1,5})+b` took 4 min 38 s at 34 characters,
+  // `(日+)+x` 3 s at 24, `please.*deploy.*prod` 3 s per 10,000 characters, `.*a.*x` 18.7 s at 3,000.
+  // No timing is asserted: at 10,000 characters the old engine would not finish within any test
+  // timeout, so completing with the right answer is the proof that matching is linear.
+  const n = PATTERN_INPUT_CAP;
+  const cases = [
+    { source: '(a{1,5})+b', miss: 'a'.repeat(n), hit: `${'a'.repeat(n - 1)}b` },
+    { source: '(日+)+x', miss: '日'.repeat(n), hit: `${'日'.repeat(n - 1)}x` },
+    { source: 'please.*deploy.*prod', miss: 'please deploy '.repeat(n / 14 + 1).slice(0, n), hit: `${'please deploy '.repeat(n / 14).slice(0, n - 4)}prod` },
+    { source: '.*a.*x', miss: 'a'.repeat(n), hit: `${'a'.repeat(n - 1)}x` },
+  ];
+
+  it.each(cases)('answers $source on 10,000-character adversarial messages, as a primary trigger', ({ source, miss, hit }) => {
+    const skill = available('attacked', { frontmatter: triggers(pattern(source)) });
+    expect(miss).toHaveLength(n);
+    expect(match([skill], miss)).toEqual([]);
+    const [m] = match([skill], hit);
+    expect(m).toMatchObject({ skill: 'attacked', reason: `Matched /${source}/.` });
+    expect(m!.evidence[0]!.length).toBeGreaterThan(n / 2);
+  });
+
+  it.each(cases)('answers $source as a case-sensitive secondary trigger over a deep scan window', ({ source, miss, hit }) => {
+    const skill = available('attacked', { frontmatter: [...triggers(keywords(['go'])), 'secondaryTriggers:', `  - '/${source}/'`, 'selectiveLogic: AND ANY', 'caseSensitive: true', 'scanDepth: 3'] });
+    const index = new TriggerIndex([skill]);
+    const misses = index.evaluate(['go', miss, miss.toUpperCase()], NO_FILTER);
+    expect(misses.matches).toEqual([]);
+    expect(misses.misses).toHaveLength(1);
+    expect(names(index.match(['go', miss, hit], NO_FILTER))).toEqual(['attacked']);
+  });
+});
+
 describe('TriggerIndex matches', () => {
   it('returns one match per skill — its first firing trigger in declaration order — in list order', () => {
     const both = available('both', { frontmatter: triggers(keywords(['deploy']), pattern('deploy')) });

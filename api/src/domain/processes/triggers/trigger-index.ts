@@ -32,9 +32,10 @@ import {
  * - PATTERN: a required literal is extracted from each regex where that is provably safe
  *   (required-literals.ts); one Aho–Corasick pass per message finds the patterns whose literal occurs,
  *   and only those regexes run, plus the few without an extractable literal.
- * - Regexes search the first PATTERN_INPUT_CAP (10,000) characters of each message: the cap bounds the
- *   linear and polynomial cost of a search on a pasted log. Exponential shapes (`(a+)+b`) are refused
- *   when the SKILL.md is parsed (skills/regex-hazard.ts). KEYWORDS read whole messages: linear.
+ * - Regexes run on RE2 (skills/trigger-regex.ts, issue 13): a search is linear in the text whatever
+ *   the pattern's shape — `(a{1,5})+b`, `.*a.*x` included — so no shape needs refusing. They search
+ *   the first PATTERN_INPUT_CAP (10,000) characters of each message. KEYWORDS read whole messages:
+ *   linear.
  * - Secondary triggers: keywords are counted in the same pass; secondary regexes run only for the
  *   skills whose primary triggers fired (O(hits)); selectiveLogic then decides.
  *
@@ -198,10 +199,8 @@ export class TriggerIndex {
       const { skill, index } = entry;
       // Fired already, too deep, a skill whose earlier trigger fired, or one the process filters out: no search.
       if (this.firedStamp[t] === gen || m >= triggerDepth[t]! || (this.skillStamp[skill] === gen && this.skillBest[skill]! < index) || excluded(skill)) continue;
-      const regex = entry.regex!;
-      regex.lastIndex = 0;
-      const found = regex.exec(entry.cased ? (cased ??= regexInput(message, true)) : lowered);
-      if (found) onFire(t, found[0]);
+      const found = entry.regex!.find(entry.cased ? (cased ??= regexInput(message, true)) : lowered);
+      if (found !== null) onFire(t, found);
     }
   }
 
@@ -229,10 +228,7 @@ export class TriggerIndex {
   private secondaryMet(id: number, scan: ScanMessages, depth: number, gen: number): boolean {
     const entry = this.core.triggers[id]!;
     if (!entry.regex) return this.firedStamp[id] === gen;
-    for (let m = 0; m < depth; m++) {
-      entry.regex.lastIndex = 0;
-      if (entry.regex.test(regexInput(scan[m]!, entry.cased))) return true;
-    }
+    for (let m = 0; m < depth; m++) if (entry.regex.test(regexInput(scan[m]!, entry.cased))) return true;
     return false;
   }
 

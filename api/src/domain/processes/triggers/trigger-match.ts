@@ -1,5 +1,6 @@
 import type { AvailableSkill } from '../../skills/skill-resolver';
 import type { SelectiveLogic, SkillActivation, SkillTrigger } from '../../skills/skill';
+import type { TriggerRegex } from '../../skills/trigger-regex';
 import { isModelInvocable } from '../../skills/invocation-policy';
 
 /**
@@ -14,10 +15,10 @@ import { isModelInvocable } from '../../skills/invocation-policy';
  *   keyword occurs anywhere as a substring of the NFC text (lower-cased unless `caseSensitive`). A
  *   trigger fires when its distinct keywords found (within the depth) reach its threshold
  *   (`minMatch` capped at n, else ceil(n / 2)).
- * - PATTERN: the regex searches each scanned message's first PATTERN_INPUT_CAP characters,
- *   lower-cased with the `iu` regex (default) or as written with the regex minus `i`
- *   (`caseSensitive: true`, unless the trigger was written `/…/i`). Evidence: the text matched in the
- *   newest message that matches.
+ * - PATTERN: the regex (RE2, linear time: skills/trigger-regex.ts) searches each scanned message's
+ *   first PATTERN_INPUT_CAP characters, lower-cased with the case-insensitive regex (default) or as
+ *   written with its case-sensitive twin (`caseSensitive: true`, unless the trigger was written
+ *   `/…/i`). Evidence: the text matched in the newest message that matches.
  * - A skill's primary triggers: any fires (its first firing one in declaration order is reported).
  * - Secondary triggers (each one met when it fires on its own, same controls and depth) then decide
  *   with `selectiveLogic`: AND ANY (at least one met), AND ALL (all met), NOT ANY (none met), NOT ALL
@@ -81,7 +82,11 @@ export interface TriggerFilter {
   readonly allowedSkillsOverride: readonly string[] | null;
 }
 
-/** PATTERN triggers search at most this many characters of the lower-cased message (see trigger-index.ts). */
+/**
+ * PATTERN triggers search at most this many characters of the lower-cased message. RE2 makes a search
+ * linear in the text; the cap bounds that line, so a pasted megabyte of log costs what 10,000
+ * characters cost.
+ */
 export const PATTERN_INPUT_CAP = 10_000;
 
 /** What a PATTERN regex searches: the first PATTERN_INPUT_CAP characters of the message, lower-cased (seed 000 §4a). */
@@ -110,15 +115,10 @@ export function activatesOnMatch(skill: AvailableSkill): boolean {
   return skill.skill.activation.when !== 'picked';
 }
 
-/** The case-sensitive twin of a compiled trigger regex (the `iu` one without `i`), made once per regex. */
-const CASED = new WeakMap<RegExp, RegExp>();
-
 /** The regex a trigger runs with under the skill's controls, and whether it reads the text as written. */
-export function effectiveRegex(trigger: Extract<SkillTrigger, { type: 'PATTERN' }>, activation: SkillActivation): { readonly regex: RegExp; readonly cased: boolean } {
+export function effectiveRegex(trigger: Extract<SkillTrigger, { type: 'PATTERN' }>, activation: SkillActivation): { readonly regex: TriggerRegex; readonly cased: boolean } {
   if (!activation.caseSensitive || trigger.ignoreCase) return { regex: trigger.regex, cased: false };
-  let cased = CASED.get(trigger.regex);
-  if (!cased) CASED.set(trigger.regex, (cased = new RegExp(trigger.regex.source, trigger.regex.flags.replace('i', ''))));
-  return { regex: cased, cased: true };
+  return { regex: trigger.regex.caseSensitive(), cased: true };
 }
 
 /** What a regex searches in one message: capped, lower-cased unless `cased`. */
