@@ -8,6 +8,7 @@ import { ProcessNotActiveError } from './errors';
 import type { PendingMessage, Process, Session } from './process';
 import { canAccessProcess } from './process-access';
 import { preview, type ProcessEvents } from './process-events';
+import { toStorable } from '../shared/storable-text';
 import type { ProcessLane } from './process-lane';
 import type { ProcessSpawner, SpawnRequest } from './process-spawner';
 import type { NewPendingMessage, ProcessStore } from './process-store';
@@ -95,7 +96,8 @@ export class ProcessService {
       if (message.content.length > MAX_MESSAGE_LENGTH) {
         throw new InvalidInputError('MESSAGE_TOO_LARGE', `A message may hold at most ${MAX_MESSAGE_LENGTH} characters`, 'text');
       }
-      const pending = await this.deps.store.appendPending(process.tenantId, process.id, message);
+      // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
+      const pending = await this.deps.store.appendPending(process.tenantId, process.id, { ...message, content: toStorable(message.content).text });
       queued.push(pending);
       await this.deps.events.emit(process, { type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) });
     }
