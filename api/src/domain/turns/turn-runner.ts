@@ -173,13 +173,15 @@ export class TurnRunner {
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: '_guard', content: prompt, toolCall: null }).message);
       }
       const history = [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))];
-      await sink.emit('SkillVerdicts', verdicts(process, composition));
+      await sink.emit('SkillVerdicts', { ...verdicts(process, composition), private: composition.privacy });
       await sink.emit('PromptComposed', {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
         tokens: composition.budget.split, budget: composition.budget.summary, droppedHistory: composition.budget.dropped.length,
         catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
+        // What the owner's USER layer contributed: others get this event redacted (prompt-visibility.ts).
+        private: composition.privacy,
       });
       const replaced = { toolResults: 0, modelOutput: 0 };
       const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal, replaced);
@@ -208,6 +210,7 @@ export class TurnRunner {
         finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length,
         openSkills: { open: [...picks.open], opened: picks.opened, closed: picks.closed },
         ...(replaced.toolResults + replaced.modelOutput > 0 ? { replacedCharacters: replaced } : {}),
+        private: composition.privacy,
       });
       // A worker that a guard keeps going reports when it really stops.
       return follow.length > 0 ? null : { process: current, result };
