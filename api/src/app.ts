@@ -73,7 +73,10 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     processStore: new TypeOrmProcessStore(database.dataSource),
     laneLock: laneLockFor(database),
     turnStore: new TypeOrmTurnStore(database.dataSource),
-    modelProvider: options.modelProvider ?? new ProviderRegistry(),
+    // Call warnings (an unsupported setting, a key withheld from an inner layer's endpoint) go to the log.
+    modelProvider: options.modelProvider ?? new ProviderRegistry({
+      aiSdk: { onWarnings: (provider, model, warnings) => logger.warn({ provider, model, warnings }, `model call warnings (${provider})`) },
+    }),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,

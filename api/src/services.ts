@@ -34,7 +34,7 @@ import { createBuiltinTools } from './domain/tools/builtin';
 import type { ServerTool } from './domain/tools/server-tool';
 import { ClientToolService, type ClientToolStore } from './domain/client-tools';
 import { SkillTriggerBench } from './domain/activation';
-import { GuardRunner, RecipeLlmJsonCaller } from './domain/guards';
+import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
 import { scriptToolsFor, workspaceBinding } from './domain/scripts';
 
@@ -154,7 +154,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
     triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: turnCaches.indexes }),
     // `command` guards run right after engine commands, outside a turn: no turn events, no tools.
-    afterCommands: async (principal, process, scope, commands) => {
+    afterCommands: async ({ principal, process, scope, commands, ownerActing, private: isPrivate }) => {
       // Outside a turn, a guard's run is a process event (processEvents) instead of a GuardRan turn event.
       const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
         if (type !== 'GuardRan') return;
@@ -162,8 +162,16 @@ export function createServices(adapters: ServiceAdapters): Services {
         await processes.deps.events.emit(process, {
           type: 'GUARD_RAN', guard: String(payload.guard), point: String(payload.point), continued: payload.continued === true,
           skipped: typeof payload.skipped === 'string' ? payload.skipped : null, failed: failed ? { kind: failed.kind, message: failed.message } : null,
+          ...(isPrivate ? { private: true } : {}),
         });
       };
+      if (!ownerActing) {
+        // A command guard's only effect is a follow-up turn, and only the owner starts turns (owner-view.ts, rule 2).
+        for (const guard of activeGuards(process).filter((g) => runsAt(g.trigger, 'command'))) {
+          await emit('GuardRan', { guard: guard.label, point: 'command', skipped: "Not run: the commands came from someone other than the process owner, and a command guard's follow-up would start a turn." });
+        }
+        return [];
+      }
       const outcome = await guards.run({ point: 'command', process, scope, principal, task: commands.join('\n'), output: '', emit });
       return outcome.continueWith.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content }));
     },

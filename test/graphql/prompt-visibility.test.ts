@@ -29,7 +29,9 @@ describe.each(testDatabases())('prompt text visibility ($name)', (driver) => {
   });
 
   it('shows the owner the prompt text and an admin only its shape', async () => {
-    const ownerPreview = (await t.gql(PREVIEW, { id }, owner)).data?.composeTurnPreview;
+    const ownerR = await t.gql(PREVIEW, { id }, owner);
+    expect(ownerR.errors).toBeUndefined();
+    const ownerPreview = ownerR.data?.composeTurnPreview;
     expect(JSON.stringify(ownerPreview)).toContain('Secret owner instructions.');
     const adminPreview = (await t.gql(PREVIEW, { id })).data?.composeTurnPreview;
     expect(JSON.stringify(adminPreview)).not.toContain('Secret owner instructions.');

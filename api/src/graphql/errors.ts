@@ -68,5 +68,8 @@ function originalError(error: unknown): unknown {
 }
 
 function isGraphQLError(value: unknown): value is GraphQLError {
-  return value instanceof GraphQLError || (value instanceof Error && value.name === 'GraphQLError');
+  if (value instanceof GraphQLError) return true;
+  // Apollo's own subclasses (ValidationError, SyntaxError, UserInputError) name themselves after their
+  // class: without this an unknown field in a query was masked as INTERNAL_SERVER_ERROR.
+  return value instanceof Error && (value.name === 'GraphQLError' || ('extensions' in value && 'locations' in value && 'nodes' in value));
 }

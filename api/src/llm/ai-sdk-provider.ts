@@ -14,6 +14,12 @@
  * Every provider also reads `ai.<name>.timeoutMs` (default 120 000): the longest wait for the first
  * stream part and between two parts; past it the call is aborted with PROVIDER_TIMEOUT.
  *
+ * Keys are bound to their endpoint (domain/llm/endpoint-credential.ts, DESIGN §6): a key is sent only
+ * to a base URL set at the key's own layer or an outer one. With a base URL from an inner layer, a
+ * provider that needs a key fails with PROVIDER_NOT_CONFIGURED saying which key was withheld and why;
+ * one whose key is optional (ollama, openai-compatible, lmstudio) is called without it, the reason
+ * goes to `onWarnings` and into the message of any error the call ends with.
+ *
  * One call = one model step (`stopWhen: stepCountIs(1)`): tools are declared WITHOUT `execute`, so the
  * SDK hands the tool calls back and our engine runs the tool loop. No SDK retries (`maxRetries: 0`):
  * a failed call fails the turn and keeps the inbox.
@@ -37,6 +43,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, RetryError, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import type { JSONSchema7, LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
+import { endpointCredential } from '../domain/llm/endpoint-credential';
 import { ModelCallError } from '../domain/llm/errors';
 import type { ChatMessage, FinishReason, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
 import type { SamplingParams } from '../domain/recipes/sampling-params';
@@ -92,6 +99,8 @@ interface ResolvedModel {
   readonly model: LanguageModel;
   readonly secrets: readonly string[];
   readonly timeoutMs: number;
+  /** A key that is set but was not sent (endpoint binding): said in every error of the call. */
+  readonly withheld: string | null;
 }
 
 export class AiSdkProvider implements ModelProvider {
@@ -119,7 +128,8 @@ export class AiSdkProvider implements ModelProvider {
       if (timeout.signal.aborted) {
         return new ModelCallError('PROVIDER_TIMEOUT', `${provider} (model ${request.model}) did not answer within ${resolved.timeoutMs} ms`, provider);
       }
-      return toModelCallError(error, provider, received, resolved.secrets);
+      const failure = toModelCallError(error, provider, received, resolved.secrets);
+      return resolved.withheld ? new ModelCallError(failure.code, `${failure.message} (${resolved.withheld})`, provider) : failure;
     };
 
     arm();
@@ -194,42 +204,36 @@ export class AiSdkProvider implements ModelProvider {
       const value = (await settings.get(key))?.trim();
       return value === undefined || value === '' ? undefined : value;
     };
-    const required = async (key: string, what: string) => {
-      const value = await setting(key);
-      if (value === undefined) throw new ModelCallError('PROVIDER_NOT_CONFIGURED', `Model provider ${provider} is not configured: set ${key} (${what})`, provider);
-      return value;
-    };
     const timeoutMs = parseTimeout(await setting(`ai.${provider}.timeoutMs`));
-    const baseURL = await setting(`ai.${provider}.baseUrl`);
+    // gemini and google read each other's settings as a fallback.
+    const names = provider === 'gemini' || provider === 'google' ? [provider, provider === 'gemini' ? 'google' : 'gemini'] : [provider];
+    const { apiKey, baseUrl: baseURL, withheld } = await endpointCredential(settings, names.map((n) => `ai.${n}.apiKey`), names.map((n) => `ai.${n}.baseUrl`));
+    if (withheld) this.options.onWarnings?.(provider, model, [withheld]);
+    const required = (): string => {
+      if (apiKey !== undefined) return apiKey;
+      throw new ModelCallError('PROVIDER_NOT_CONFIGURED', withheld ?? `Model provider ${provider} is not configured: set ai.${provider}.apiKey (the API key)`, provider);
+    };
+    const resolved = (languageModel: LanguageModel): ResolvedModel => ({ model: languageModel, secrets: apiKey ? [apiKey] : [], timeoutMs, withheld });
 
     switch (provider) {
-      case 'openai': {
-        const apiKey = await required('ai.openai.apiKey', 'the API key');
-        return { model: createOpenAI({ apiKey, baseURL, fetch }).chat(model), secrets: [apiKey], timeoutMs };
-      }
-      case 'anthropic': {
-        const apiKey = await required('ai.anthropic.apiKey', 'the API key');
-        return { model: createAnthropic({ apiKey, baseURL, fetch })(model), secrets: [apiKey], timeoutMs };
-      }
+      case 'openai':
+        return resolved(createOpenAI({ apiKey: required(), baseURL, fetch }).chat(model));
+      case 'anthropic':
+        return resolved(createAnthropic({ apiKey: required(), baseURL, fetch })(model));
       case 'gemini':
-      case 'google': {
-        const other = provider === 'gemini' ? 'google' : 'gemini';
-        const apiKey = (await setting(`ai.${provider}.apiKey`)) ?? (await setting(`ai.${other}.apiKey`));
-        if (apiKey === undefined) throw new ModelCallError('PROVIDER_NOT_CONFIGURED', `Model provider ${provider} is not configured: set ai.${provider}.apiKey (the API key)`, provider);
-        const base = baseURL ?? (await setting(`ai.${other}.baseUrl`));
-        return { model: createGoogleGenerativeAI({ apiKey, baseURL: base, fetch })(model), secrets: [apiKey], timeoutMs };
-      }
+      case 'google':
+        return resolved(createGoogleGenerativeAI({ apiKey: required(), baseURL, fetch })(model));
       case 'ollama': {
-        const apiKey = await setting('ai.ollama.apiKey');
         const ollama = createOllama({ baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL, fetch, ...(apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {}) });
-        return { model: ollama(model), secrets: apiKey ? [apiKey] : [], timeoutMs };
+        return resolved(ollama(model));
       }
       case 'openai-compatible':
       case 'lmstudio': {
-        const base = provider === 'lmstudio' ? (baseURL ?? LMSTUDIO_DEFAULT_BASE_URL) : await required(`ai.${provider}.baseUrl`, 'the endpoint, e.g. http://127.0.0.1:8000/v1');
-        const apiKey = await setting(`ai.${provider}.apiKey`);
-        const compatible = createOpenAICompatible({ name: provider, baseURL: base, apiKey, fetch, includeUsage: true });
-        return { model: compatible.chatModel(model), secrets: apiKey ? [apiKey] : [], timeoutMs };
+        const base = baseURL ?? (provider === 'lmstudio' ? LMSTUDIO_DEFAULT_BASE_URL : undefined);
+        if (base === undefined) {
+          throw new ModelCallError('PROVIDER_NOT_CONFIGURED', `Model provider ${provider} is not configured: set ai.${provider}.baseUrl (the endpoint, e.g. http://127.0.0.1:8000/v1)`, provider);
+        }
+        return resolved(createOpenAICompatible({ name: provider, baseURL: base, apiKey, fetch, includeUsage: true }).chatModel(model));
       }
     }
   }

@@ -6,6 +6,7 @@ import type { DocumentStore } from '../cascade/document-store';
 import { DocumentTooLargeError } from '../cascade/errors';
 import type { Layer, StoredLayer } from '../cascade/layer';
 import { InvalidInputError } from '../errors';
+import { findUnstorable } from '../shared/storable-text';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../events/document-changed';
 import type { EventBus } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
@@ -69,6 +70,9 @@ export class DocumentService {
     const { expectedVersion, force } = options;
     const target = await this.writableTarget(principal, layer, project);
     const normalized = normalizeDocumentPath(path);
+    // The API refuses such text before any resolver; this also covers tools and scripts that write (issue 13).
+    const unstorable = findUnstorable(content);
+    if (unstorable) throw new InvalidInputError('UNSTORABLE_TEXT', `The content of '${normalized}' contains ${unstorable.what} at offset ${unstorable.index}; it cannot be stored`, 'content');
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.deps.maxDocumentBytes) throw new DocumentTooLargeError(normalized, bytes, this.deps.maxDocumentBytes);
     const diagnostics = this.deps.validator?.validate(normalized, content) ?? [];

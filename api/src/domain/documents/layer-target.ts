@@ -49,6 +49,11 @@ export class LayerTargetResolver {
     }
   }
 
+  /** A project's name for messages (no access check: callers already hold the id); null when gone. */
+  projectName(tenantId: string, projectId: string): Promise<string | null> {
+    return this.identity.projectNameOf(tenantId, projectId);
+  }
+
   /** The cascade scope for "me, working in this project" (no project: the tenant project). */
   async scope(principal: Principal, projectName: string | null | undefined): Promise<CascadeScope> {
     const project = projectName ? await this.readableProject(principal, projectName) : null;

@@ -56,7 +56,10 @@ export async function runToolLoop(ctx: TurnContext): Promise<TurnResult> {
         const raw = refused ? { content: `Tool call refused: ${refused}; nothing was run.`, isError: true } : await ctx.dispatch(call);
         const result = { ...raw, content: capToolResult(raw.content) };
         toolDataChars += result.content.length;
-        await ctx.emit('ToolCallFinished', { toolCallId: call.id, name: call.name, isError: result.isError ?? false, chars: result.content.length, preview: result.content.slice(0, 500) });
+        await ctx.emit('ToolCallFinished', {
+          toolCallId: call.id, name: call.name, isError: result.isError ?? false, chars: result.content.length, preview: result.content.slice(0, 500),
+          ...(result.replaced ? { replacedCharacters: result.replaced } : {}),
+        });
         conversation.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, ...(result.isError ? { isError: true } : {}) });
         await ctx.record({ role: 'tool', senderName: call.name, content: result.content, toolCall: { kind: 'result', toolCallId: call.id, toolName: call.name, isError: result.isError ?? false } });
       }

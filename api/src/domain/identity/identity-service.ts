@@ -195,6 +195,12 @@ export class IdentityService {
   }
 
   /** A project of the caller's tenant by id (for names in results); NOT_FOUND for other tenants. */
+  /** The name of a project of the tenant, for server-side messages; null when there is none. */
+  async projectNameOf(tenantId: string, projectId: string): Promise<string | null> {
+    const project = await this.store.findProjectById(projectId);
+    return project && project.tenantId === tenantId ? project.name : null;
+  }
+
   async findProjectById(principal: Principal, projectId: string): Promise<Project> {
     const project = await this.store.findProjectById(projectId);
     if (!project || project.tenantId !== principal.tenant.id) throw new NotFoundError('Project', projectId);

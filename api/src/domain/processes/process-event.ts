@@ -1,8 +1,11 @@
 /**
  * What happens to a process, as subscribers of `processEvents` see it. Every activation, refusal and
  * clear carries a one-sentence reason ("Explicit: /skill code-review.", "Mentioned: review, diff.").
+ * `private`: the event is about the owner's USER layer; only the owner receives it (owner-view.ts).
  */
-export type ProcessEvent =
+export type ProcessEvent = ProcessEventBody & { readonly private?: boolean };
+
+type ProcessEventBody =
   | { readonly type: 'PROCESS_SPAWNED'; readonly name: string; readonly recipe: string | null; readonly engine: string }
   | { readonly type: 'SKILL_ACTIVATED'; readonly skill: string; readonly oneShot: boolean; readonly fromRecipe: boolean; readonly args: string | null; readonly reason: string }
   | { readonly type: 'SKILL_CLEARED'; readonly skill: string; readonly reason: string }

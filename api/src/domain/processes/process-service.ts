@@ -7,7 +7,10 @@ import type { SettingsService } from '../settings/settings-service';
 import { ProcessNotActiveError } from './errors';
 import type { PendingMessage, Process, Session } from './process';
 import { canAccessProcess } from './process-access';
+import type { ProcessEvent } from './process-event';
+import { viewerScope } from './owner-view';
 import { preview, type ProcessEvents } from './process-events';
+import { toStorable } from '../shared/storable-text';
 import type { ProcessLane } from './process-lane';
 import type { ProcessSpawner, SpawnRequest } from './process-spawner';
 import type { NewPendingMessage, ProcessStore } from './process-store';
@@ -73,9 +76,14 @@ export class ProcessService {
     return this.deps.store.listPending(process.tenantId, process.id);
   }
 
-  /** The skill scope of a process: its owner in its project (seed 000 §4a), whoever steers it. */
+  /** The skill scope of a process: its owner in its project (seed 000 §4a) — for turns and the owner's own requests. */
   scopeOf(process: Process): Promise<CascadeScope> {
     return this.deps.identity.scopeOfUser(process.tenantId, process.userId, process.projectId);
+  }
+
+  /** The scope a request of `principal` on the process sees: without the owner's USER layer unless it is the owner (owner-view.ts, rule 1). */
+  async scopeFor(principal: Principal, process: Process): Promise<CascadeScope> {
+    return viewerScope(principal, process, await this.scopeOf(process));
   }
 
   /** Runs `job` on the process's lane with a fresh read; refuses closed processes. */
@@ -89,19 +97,21 @@ export class ProcessService {
   }
 
   /** Appends to the inbox and schedules a turn (turn execution is the engines' job). Returns the process after it. */
-  async queue(process: Process, messages: readonly NewPendingMessage[], reason: string): Promise<{ process: Process; queued: PendingMessage[] }> {
+  async queue(process: Process, messages: readonly NewPendingMessage[], reason: string, about: { readonly private?: boolean } = {}): Promise<{ process: Process; queued: PendingMessage[] }> {
+    const mark = (e: ProcessEvent): ProcessEvent => (about.private ? { ...e, private: true } : e);
     const queued: PendingMessage[] = [];
     for (const message of messages) {
       if (message.content.length > MAX_MESSAGE_LENGTH) {
         throw new InvalidInputError('MESSAGE_TOO_LARGE', `A message may hold at most ${MAX_MESSAGE_LENGTH} characters`, 'text');
       }
-      const pending = await this.deps.store.appendPending(process.tenantId, process.id, message);
+      // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
+      const pending = await this.deps.store.appendPending(process.tenantId, process.id, { ...message, content: toStorable(message.content).text });
       queued.push(pending);
-      await this.deps.events.emit(process, { type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) });
+      await this.deps.events.emit(process, mark({ type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) }));
     }
     if (queued.length === 0) return { process, queued };
     const updated = await this.deps.store.update(process.tenantId, process.id, (current) => (current.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
-    await this.deps.events.emit(process, { type: 'TURN_SCHEDULED', reason });
+    await this.deps.events.emit(process, mark({ type: 'TURN_SCHEDULED', reason }));
     return { process: updated, queued };
   }
 

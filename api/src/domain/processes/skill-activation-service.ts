@@ -7,6 +7,7 @@ import type { PendingMessage, Process } from './process';
 import type { ProcessEvent } from './process-event';
 import type { NewPendingMessage } from './process-store';
 import type { ProcessService } from './process-service';
+import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
 
@@ -38,13 +39,25 @@ export type TriggerHook = (process: Process, scope: CascadeScope, message: strin
 
 /**
  * After engine commands ran on the lane (activate:/deactivate: steps): the `command` completion guards
- * (seed 004 §6d). Returns follow-up messages to queue (a guard's continueWith).
+ * (seed 004 §6d). Returns follow-up messages to queue (a guard's continueWith). `ownerActing` false:
+ * the guards are not run (their only effect is a follow-up turn, owner-view.ts rule 2); `private`:
+ * the commands came from the owner's USER layer, so are the events about them.
  */
-export type CommandHook = (principal: Principal, process: Process, scope: CascadeScope, commands: readonly string[]) => Promise<readonly NewPendingMessage[]>;
+export interface CommandHookInput {
+  readonly principal: Principal;
+  readonly process: Process;
+  readonly scope: CascadeScope;
+  readonly commands: readonly string[];
+  readonly ownerActing: boolean;
+  readonly private: boolean;
+}
+export type CommandHook = (input: CommandHookInput) => Promise<readonly NewPendingMessage[]>;
 
 /**
  * Steering a process's skills (seed 000 §4, §6, §7): every operation runs on the process lane, plans
- * with SkillSteer, writes atomically, queues messages, and reports refusals as events too.
+ * with SkillSteer, writes atomically, queues messages, and reports refusals as events too. Each
+ * request sees the caller's view of the process (owner-view.ts, seed 000 §14): someone other than
+ * the owner steers without the owner's USER layer and may not start a turn.
  */
 export class SkillActivationService {
   constructor(private readonly deps: {
@@ -63,9 +76,11 @@ export class SkillActivationService {
   clear(principal: Principal, processId: string, name: string | null, via = name ? `clearSkills ${name}` : 'clearSkills'): Promise<ClearResult> {
     const { processes } = this.deps;
     return processes.onLane(principal, processId, async (process) => {
-      const scope = await processes.scopeOf(process);
-      const plan = await this.refusing(process, name ?? '*', () => this.deps.steer.planClear(process, scope, name, principal.user.login, `Explicit: ${via}.`));
-      const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
+      const scope = await processes.scopeFor(principal, process);
+      // A non-owner clears only what it may see: the owner's private skills stay, unmentioned.
+      const plan = await this.refusing(principal, process, scope, name ?? '*', () =>
+        this.deps.steer.planClear(processView(principal, process), scope, name, principal.user.login, `Explicit: ${via}.`));
+      const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch));
       await processes.deps.events.emit(process, ...plan.events);
       const followUps = await this.commandGuards(principal, updated, scope, plan.events);
       const after = await processes.queue(updated, followUps, 'A command guard asked to continue.');
@@ -110,7 +125,7 @@ export class SkillActivationService {
       }
       case 'LIST': {
         const process = await this.deps.processes.get(principal, processId);
-        const skills = await this.listFor(process);
+        const skills = await this.listFor(principal, process);
         return { kind: 'LIST', process, skills, message: `${skills.length} skills, ${skills.filter((s) => s.active).length} active.` };
       }
       default: {
@@ -123,14 +138,15 @@ export class SkillActivationService {
   /** Names a person may activate here: usable, user-invocable, allowed by the recipe (seed 000 §6c). */
   async completions(principal: Principal, processId: string, prefix: string): Promise<string[]> {
     const process = await this.deps.processes.get(principal, processId);
-    const skills = await this.listFor(process);
+    const skills = await this.listFor(principal, process);
     return skills.map((s) => s.skill.name).filter((n) => n.startsWith(prefix)).sort();
   }
 
-  /** Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. */
+  /** Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. The owner's alone (owner-view.ts, rule 2). */
   sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
     const { processes } = this.deps;
     return processes.onLane(principal, processId, async (process) => {
+      if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
       let current = process;
       if (this.deps.triggers) {
         const scope = await processes.scopeOf(process);
@@ -144,9 +160,9 @@ export class SkillActivationService {
     });
   }
 
-  private async listFor(process: Process): Promise<SkillListing[]> {
-    const scope = await this.deps.processes.scopeOf(process);
-    const active = new Set(process.activeSkills.map((r) => r.name));
+  private async listFor(principal: Principal, process: Process): Promise<SkillListing[]> {
+    const scope = await this.deps.processes.scopeFor(principal, process);
+    const active = new Set(processView(principal, process).activeSkills.map((r) => r.name));
     const allowed = process.allowedSkillsOverride;
     return (await this.deps.skills.listAvailable(scope))
       .filter((s) => isUserInvocable(s.skill) && (allowed === null || allowed.includes(s.name)))
@@ -155,32 +171,43 @@ export class SkillActivationService {
 
   private async activateOnLane(principal: Principal, process: Process, name: string, args: string | null, once: boolean, origin: ActivationOrigin): Promise<ActivationResult> {
     const { processes } = this.deps;
-    const scope = await processes.scopeOf(process);
-    const plan = await this.refusing(process, name, () =>
-      this.deps.steer.planActivation(process, scope, { name, args, once, origin, actor: principal.user.login }));
+    const scope = await processes.scopeFor(principal, process);
+    const plan = await this.refusing(principal, process, scope, name, async () => {
+      const planned = await this.deps.steer.planActivation(processView(principal, process), scope, { name, args, once, origin, actor: principal.user.login });
+      // Rule 2 (owner-view.ts): decided before anything is written.
+      if (!isOwner(principal, process) && (planned.kind === 'SPAWN' || planned.messages.length > 0)) {
+        throw new OwnerOnlyTurnError(process.name, planned.kind === 'SPAWN' ? `skill '${name}' (run: spawn)` : `skill '${name}' (it queues a message)`);
+      }
+      return planned;
+    });
+    const isPrivate = plan.source === 'USER';
     if (plan.kind === 'SPAWN') {
-      const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '');
+      const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '', isPrivate);
       return { process, outcome: 'SPAWNED', reason: plan.reason, child };
     }
-    const updated = await processes.deps.store.update(process.tenantId, process.id, plan.patch);
-    await processes.deps.events.emit(process, ...plan.events);
-    if (plan.kind === 'FIRED') await processes.deps.events.emit(process, { type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` });
-    const followUps = await this.commandGuards(principal, updated, scope, plan.events);
-    const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`);
+    const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch));
+    await processes.deps.events.emit(process, ...markPrivate(plan.events, isPrivate));
+    if (plan.kind === 'FIRED') {
+      await processes.deps.events.emit(process, ...markPrivate([{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` }], isPrivate));
+    }
+    const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
+    const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
     return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };
   }
 
-  private async commandGuards(principal: Principal, process: Process, scope: CascadeScope, events: readonly ProcessEvent[]): Promise<readonly NewPendingMessage[]> {
+  private async commandGuards(principal: Principal, process: Process, scope: CascadeScope, events: readonly ProcessEvent[], isPrivate = events.some((e) => e.private === true)): Promise<readonly NewPendingMessage[]> {
     const commands = events.flatMap((e) => (e.type === 'COMMAND_RAN' ? [e.command] : []));
     if (commands.length === 0 || !this.deps.afterCommands) return [];
-    return this.deps.afterCommands(principal, process, scope, commands);
+    const ownerActing = isOwner(principal, process);
+    const followUps = await this.deps.afterCommands({ principal, process, scope, commands, ownerActing, private: isPrivate });
+    return ownerActing ? followUps : [];
   }
 
   /**
    * seed 000 §2c: a fresh worker from `run.recipe`, named `<skill>-<n>`, with the skill sticky and the
    * action as its first message; the caller keeps nothing. A failed activation abandons the child.
    */
-  private async spawnChild(principal: Principal, parent: Process, skill: string, args: string | null, recipe: string): Promise<Process> {
+  private async spawnChild(principal: Principal, parent: Process, skill: string, args: string | null, recipe: string, isPrivate: boolean): Promise<Process> {
     const { processes } = this.deps;
     const session = await processes.deps.store.findSession(parent.tenantId, parent.sessionId);
     const project = await processes.deps.identity.findProjectById(principal, parent.projectId);
@@ -203,17 +230,21 @@ export class SkillActivationService {
       await processes.deps.store.update(spawned.tenantId, spawned.id, () => ({ status: 'ABANDONED' }));
       throw err;
     }
-    await processes.deps.events.emit(parent, { type: 'CHILD_SPAWNED', childId: spawned.id, childName: spawned.name, skill });
+    await processes.deps.events.emit(parent, ...markPrivate([{ type: 'CHILD_SPAWNED', childId: spawned.id, childName: spawned.name, skill }], isPrivate));
     return (await processes.deps.store.findProcess(spawned.tenantId, spawned.id)) ?? spawned;
   }
 
-  /** Runs a planner; a refusal is reported as a SKILL_REFUSED event with its reason, then rethrown. */
-  private async refusing<T>(process: Process, skill: string, plan: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a planner; a refusal is reported as a SKILL_REFUSED event with its reason, then rethrown. A
+   * refusal about a skill of the owner's USER layer (seen only in the owner's own view) is private.
+   */
+  private async refusing<T>(principal: Principal, process: Process, scope: CascadeScope, skill: string, plan: () => Promise<T>): Promise<T> {
     try {
       return await plan();
     } catch (err) {
       if (err instanceof DomainError) {
-        await this.deps.processes.deps.events.emit(process, { type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message });
+        const source = scope.userProjectId !== null && skill !== '*' ? (await this.deps.skills.inspect(scope, skill).catch(() => null))?.source : undefined;
+        await this.deps.processes.deps.events.emit(process, ...markPrivate([{ type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message }], source === 'USER'));
       }
       throw err;
     }

@@ -13,6 +13,7 @@ import {
 import type { ActiveSkillRef, Process, RuntimeGuard } from './process';
 import type { ProcessEvent } from './process-event';
 import type { ProcessPatch } from './process-store';
+import { isPrivateRef, markPrivate } from './owner-view';
 import { bindSkillArguments, consumesArguments, type BoundArgs } from './skill-arguments';
 
 /** How an activation came about: a person (/skill, the API), a trigger match, or a spawn-skill's child. */
@@ -34,6 +35,8 @@ export interface ActivationRequest {
 export interface ActivationPlan {
   readonly kind: 'ACTIVATED' | 'UPDATED' | 'FIRED' | 'SPAWN';
   readonly skill: Skill;
+  /** The layer the skill came from (USER: the plan's events are private, owner-view.ts). */
+  readonly source: Layer;
   readonly reason: string;
   /** Applied to the *current* row under its lock (activeSkills computed from it, not from a stale read). */
   readonly patch: (current: Process) => ProcessPatch | null;
@@ -72,10 +75,10 @@ export class SkillSteer {
     const userMessage = !consumes && request.args ? [{ sender: 'USER' as const, senderName: request.actor, content: request.args }] : [];
 
     const existing = process.activeSkills.find((r) => r.name === name);
-    if (existing && skill.lifecycle === 'sticky') return this.update(process, skill, existing, request, reason, userMessage);
+    if (existing && skill.lifecycle === 'sticky') return { ...this.update(process, skill, existing, request, reason, userMessage), source };
     if (skill.run.target === 'spawn' && origin.kind === 'EXPLICIT') {
       // seed 000 §2c: the caller keeps nothing; the child gets the skill and the action.
-      return { kind: 'SPAWN', skill, reason, patch: () => null, messages: [], events: [], args: consumes ? request.args : null };
+      return { kind: 'SPAWN', skill, source, reason, patch: () => null, messages: [], events: [], args: consumes ? request.args : null };
     }
 
     const turnPrompt = await this.turnPrompt(process, skill, bound);
@@ -89,14 +92,14 @@ export class SkillSteer {
     const messages = [...(turnPrompt ? [{ sender: 'SKILL' as const, senderName: request.actor, content: turnPrompt }] : []), ...userMessage];
     if (skill.lifecycle === 'shot') {
       // Never registers (seed 000 §2a): commands, then the action or the body as the turn prompt.
-      return { kind: 'FIRED', skill, reason, args: null, messages, events: commandEvents, patch: () => (guards ? { guards } : null) };
+      return { kind: 'FIRED', skill, source, reason, args: null, messages, events: commandEvents, patch: () => (guards ? { guards } : null) };
     }
     const ref: ActiveSkillRef = {
       name, resolvedFromScope: source, oneShot: request.once || origin.kind === 'TRIGGER', fromRecipe: false,
       activatedAt: new Date().toISOString(), args: request.args, reason,
     };
     return {
-      kind: 'ACTIVATED', skill, reason, args: null, messages,
+      kind: 'ACTIVATED', skill, source, reason, args: null, messages,
       events: [...commandEvents, { type: 'SKILL_ACTIVATED', skill: name, oneShot: ref.oneShot, fromRecipe: false, args: ref.args, reason }],
       patch: (current) => ({
         activeSkills: current.activeSkills.some((r) => r.name === name) ? current.activeSkills : [...current.activeSkills, ref],
@@ -105,7 +108,11 @@ export class SkillSteer {
     };
   }
 
-  /** seed 000 §4b/§7c/§2a: named or all; a locked recipe's skills stay; deactivate: is best-effort. */
+  /**
+   * seed 000 §4b/§7c/§2a: named or all; a locked recipe's skills stay; deactivate: is best-effort.
+   * Events about a skill of the owner's USER layer are private (owner-view.ts); a non-owner passes
+   * its view of the process, so it neither clears nor hears of those.
+   */
   async planClear(process: Process, scope: CascadeScope, name: string | null, actor: string, reason: string): Promise<ClearPlan> {
     const targets = name ? process.activeSkills.filter((r) => r.name === name) : process.activeSkills;
     const recipe = process.recipeName ?? process.engine;
@@ -119,14 +126,16 @@ export class SkillSteer {
       const resolved = await this.deps.skills.inspect(scope, ref.name).catch(() => null);
       const steps = resolved?.skill?.lifecycle === 'sticky' ? resolved.skill.deactivate : [];
       const sequence = runCommandSequence(this.deps.commands, steps, { guards, actor }, 'DEACTIVATE');
-      events.push(...sequence.results.map(commandEvent));
       if (sequence.patch.guards) {
         guards = sequence.patch.guards;
         guardsChanged = true;
       }
-      events.push({ type: 'SKILL_CLEARED', skill: ref.name, reason });
+      const own: ProcessEvent[] = [...sequence.results.map(commandEvent), { type: 'SKILL_CLEARED', skill: ref.name, reason }];
+      events.push(...markPrivate(own, isPrivateRef(process, ref) || resolved?.source === 'USER'));
     }
-    for (const ref of locked) events.push({ type: 'SKILL_REFUSED', skill: ref.name, code: 'RECIPE_SKILL_LOCKED', reason: `Kept: recipe '${recipe}' is locked.` });
+    for (const ref of locked) {
+      events.push(...markPrivate([{ type: 'SKILL_REFUSED', skill: ref.name, code: 'RECIPE_SKILL_LOCKED', reason: `Kept: recipe '${recipe}' is locked.` }], isPrivateRef(process, ref)));
+    }
     const names = new Set(clearing.map((r) => r.name));
     return {
       cleared: [...names], kept: locked.map((r) => r.name), events,
@@ -146,7 +155,7 @@ export class SkillSteer {
   }
 
   /** Idempotent re-activation: a parameter update; sticky wins over once (seed 000 §7d); no action again. */
-  private update(process: Process, skill: Skill, existing: ActiveSkillRef, request: ActivationRequest, reason: string, messages: ActivationPlan['messages']): ActivationPlan {
+  private update(process: Process, skill: Skill, existing: ActiveSkillRef, request: ActivationRequest, reason: string, messages: ActivationPlan['messages']): Omit<ActivationPlan, 'source'> {
     const explicit = request.origin.kind === 'EXPLICIT';
     const oneShot = existing.oneShot && (request.once || !explicit);
     const args = request.args ?? existing.args;

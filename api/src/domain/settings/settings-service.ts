@@ -7,7 +7,7 @@ import {
   isSecretKey, MAX_SETTING_VALUE_LENGTH, validateSettingKey,
   type SettingSource, type SettingView, type StoredSetting,
 } from './setting';
-import type { SettingsReader } from './settings-reader';
+import { describeSettingLayer, type SettingsReader } from './settings-reader';
 import type { SettingsStore } from './settings-store';
 
 /**
@@ -27,9 +27,15 @@ export class SettingsService {
     this.cache = new TtlCache(cacheTtlMs);
   }
 
-  /** The server-side view (secrets included) for one tenant and project. */
+  /** The server-side view (secrets included) for one tenant and project; `lookup` names the layer of a hit. */
   reader(tenantId: string, projectId: string | null): SettingsReader {
-    return { get: async (key) => (await this.effective(tenantId, projectId, key))?.setting.value };
+    const lookup = async (key: string) => {
+      const hit = await this.effective(tenantId, projectId, key);
+      if (!hit) return undefined;
+      const projectName = hit.source === 'PROJECT' && projectId ? await this.targets.projectName(tenantId, projectId) : null;
+      return { value: hit.setting.value, source: hit.source, layer: describeSettingLayer(hit.source, projectName) };
+    };
+    return { get: async (key) => (await this.effective(tenantId, projectId, key))?.setting.value, lookup };
   }
 
   async readerFor(principal: Principal, projectName: string | null | undefined): Promise<SettingsReader> {

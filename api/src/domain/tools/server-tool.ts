@@ -28,6 +28,8 @@ export interface TurnToolContext {
 export interface ToolResult {
   readonly content: string;
   readonly isError?: boolean;
+  /** Set by the turn when it replaced characters the database cannot store (turns/storable-output.ts). */
+  readonly replaced?: number;
 }
 
 /** A built-in tool: a descriptor with labels, a JSON schema, and an implementation. */

@@ -23,6 +23,7 @@ import { newestFirst } from '../processes/triggers/trigger-match';
 import { composeSkillsSection } from '../processes/turn-preparation/skills-section';
 import { positiveInt } from '../shared/positive-int';
 import { toChatMessages } from './history';
+import { turnPrivacy, type TurnPrivacy } from './prompt-visibility';
 import type { TurnRunnerDeps } from './turn-runner';
 
 const DEFAULT_MODEL_SPEC = 'default:fast';
@@ -56,6 +57,8 @@ export interface TurnComposition {
   readonly contextWindow: number;
   /** The chat log the composition was made from (the turn's input included), as model messages. */
   readonly history: readonly ChatMessage[];
+  /** What of it the owner's USER layer contributed: withheld from everyone else (prompt-visibility.ts). */
+  readonly privacy: TurnPrivacy;
 }
 
 /** Messages a verdict may look back on (the largest useful scanDepth). */
@@ -148,13 +151,14 @@ export class TurnComposer {
       });
     }
     const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t))]);
+    const privacy = turnPrivacy(process, skillList, prepared.composedSkills, scriptTools, prepared.pickable);
     // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
     const own = [...scriptTools, ...pickerTools].map((t) => t.name);
     const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
     const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
     const partial = {
       model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
-      verdicts: prepared.verdicts, openSkills, catalog, contextWindow,
+      verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy,
     };
     const history = toChatMessages(messages);
     const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history).fitted;

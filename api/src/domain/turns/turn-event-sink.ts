@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/event-bus';
+import { storableValue } from '../shared/storable-text';
 import { TURN_EVENTS_TOPIC, type TurnEvent, type TurnEventEnvelope, type TurnEventType } from './turn';
 import type { TurnStore } from './turn-store';
 
@@ -8,7 +9,8 @@ const utf8 = new TextEncoder();
 
 /**
  * Persists then publishes the events of one turn, strictly in order (one promise chain): the event
- * id (a bigint identity) orders replay, and live delivery follows the same order.
+ * id (a bigint identity) orders replay, and live delivery follows the same order. Payloads are made
+ * storable first (a preview cut inside a surrogate pair, a NUL in a script's log line: issue 13).
  */
 export class TurnEventSink {
   private chain: Promise<unknown> = Promise.resolve();
@@ -21,7 +23,7 @@ export class TurnEventSink {
 
   emit(type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent> {
     const next = this.chain.then(async () => {
-      const event = await this.store.appendEvent(this.turn.tenantId, this.turn.processId, this.turn.turnId, type, payload);
+      const event = await this.store.appendEvent(this.turn.tenantId, this.turn.processId, this.turn.turnId, type, storableValue(payload).value);
       await this.bus.publish<TurnEventEnvelope>(TURN_EVENTS_TOPIC, envelopeOf(event));
       return event;
     });
@@ -59,16 +61,19 @@ export class TextBatcher {
   }
 
   async flush(): Promise<void> {
-    this.release();
+    this.release(true);
     await this.pending;
   }
 
-  private release(): void {
+  private release(final = false): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.held === '') return;
-    const text = this.held;
-    this.held = '';
+    // A surrogate pair split across two model deltas stays whole: its first half waits for the next chunk.
+    const split = !final && /[\ud800-\udbff]$/.test(this.held) ? 1 : 0;
+    const text = this.held.slice(0, this.held.length - split);
+    this.held = this.held.slice(this.held.length - split);
+    if (text === '') return;
     this.pending = this.pending.then(() => this.emit(text)).catch(() => undefined);
   }
 }

@@ -30,6 +30,8 @@ import type { TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
 import { positiveInt } from '../shared/positive-int';
+import { toStorable } from '../shared/storable-text';
+import { storableMessage, storableModelStream, storableToolResult } from './storable-output';
 
 export interface TurnRunnerDeps {
   readonly processes: ProcessService;
@@ -168,18 +170,21 @@ export class TurnRunner {
       const principal = await this.deps.principalOf(tenantId, process.userId);
       const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '');
       for (const prompt of start) {
-        await store.appendMessage(tenantId, processId, turn.id, { role: 'user', senderName: '_guard', content: prompt, toolCall: null });
+        await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: '_guard', content: prompt, toolCall: null }).message);
       }
       const history = [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))];
-      await sink.emit('SkillVerdicts', verdicts(process, composition));
+      await sink.emit('SkillVerdicts', { ...verdicts(process, composition), private: composition.privacy });
       await sink.emit('PromptComposed', {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
         tokens: composition.budget.split, budget: composition.budget.summary, droppedHistory: composition.budget.dropped.length,
         catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
+        // What the owner's USER layer contributed: others get this event redacted (prompt-visibility.ts).
+        private: composition.privacy,
       });
-      const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal);
+      const replaced = { toolResults: 0, modelOutput: 0 };
+      const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal, replaced);
       await text.flush();
       await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage, openSkillsBefore: running.openSkills });
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
@@ -204,13 +209,15 @@ export class TurnRunner {
       await sink.emit('TurnFinished', {
         finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length,
         openSkills: { open: [...picks.open], opened: picks.opened, closed: picks.closed },
+        ...(replaced.toolResults + replaced.modelOutput > 0 ? { replacedCharacters: replaced } : {}),
+        private: composition.privacy,
       });
       // A worker that a guard keeps going reports when it really stops.
       return follow.length > 0 ? null : { process: current, result };
     } catch (err) {
       await text.flush().catch(() => undefined);
       const code = err instanceof DomainError ? err.code : 'INTERNAL';
-      const message = err instanceof Error ? err.message : String(err);
+      const message = toStorable(err instanceof Error ? err.message : String(err)).text;
       await store.finishTurn(tenantId, turn.id, { status: 'FAILED', errorCode: code, errorMessage: message });
       await sink.emit('TurnFailed', { code, message, inboxKept: true }).catch((e: unknown) => this.deps.onError?.(e, `TurnFailed of ${turn.id}`));
       if (!(err instanceof DomainError)) this.deps.onError?.(err, `turn ${turn.id}`);
@@ -220,6 +227,7 @@ export class TurnRunner {
 
   private async runEngine(
     process: Process, turn: Turn, engine: Engine, composition: TurnComposition, log: readonly ChatMessage[], sink: TurnEventSink, text: TextBatcher, principal: Principal,
+    replaced: { toolResults: number; modelOutput: number },
   ): Promise<TurnResult> {
     const { store, provider } = this.deps;
     const params = process.engineParams;
@@ -242,16 +250,21 @@ export class TurnRunner {
       maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
       validation: params.validation === true || params.validation === 'true',
       dataRelayCorrection: process.dataRelayCorrectionOverride,
-      callModel: (messages, tools) => callWithDeadline(provider, {
+      // What the model and the tools hand back is made storable before anything stores it (issue 13).
+      callModel: (messages, tools) => storableModelStream(callWithDeadline(provider, {
         provider: composition.model.provider, model: composition.model.model, messages, tools, sampling, settings,
-      }, timeoutMs),
+      }, timeoutMs), (n) => { replaced.modelOutput += n; }),
       dispatch: async (call) => {
         await text.flush();
-        return dispatchAt(call.name, call.arguments, 0);
+        const result = storableToolResult(await dispatchAt(call.name, call.arguments, 0));
+        replaced.toolResults += result.replaced ?? 0;
+        return result;
       },
       record: async (message) => {
         if (message.role !== 'assistant') await text.flush();
-        await store.appendMessage(process.tenantId, process.id, turn.id, message);
+        const storable = storableMessage(message);
+        if (message.role === 'assistant') replaced.modelOutput += storable.replaced;
+        await store.appendMessage(process.tenantId, process.id, turn.id, storable.message);
       },
       text: (delta) => text.push(delta),
       emit: async (type, payload) => {

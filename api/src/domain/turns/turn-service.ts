@@ -4,7 +4,8 @@ import type { Principal } from '../identity/principal';
 import type { ProcessService } from '../processes/process-service';
 import type { ChatLogMessage, Turn, TurnEvent } from './turn';
 import { turnEventStream } from './turn-event-stream';
-import { HIDDEN_PROMPT_TEXT, mayReadPrompt, redactPrompt } from './prompt-visibility';
+import { compositionFor, turnEventFor } from './prompt-visibility';
+import { isOwner, OwnerOnlyTurnError } from '../processes/owner-view';
 import type { TurnComposition } from './turn-composer';
 import type { TurnRunner } from './turn-runner';
 import type { TurnStore } from './turn-store';
@@ -32,9 +33,8 @@ export class TurnService {
 
   async preview(principal: Principal, processId: string): Promise<TurnComposition> {
     const process = await this.deps.processes.get(principal, processId);
-    const composition = await this.deps.runner.preview(process);
-    if (mayReadPrompt(principal, process)) return composition;
-    return { ...composition, sections: composition.sections.map((s) => ({ ...s, text: HIDDEN_PROMPT_TEXT })) };
+    // The owner's next turn, as the caller may see it: one composition, redacted for non-owners.
+    return compositionFor(principal, process, await this.deps.runner.preview(process));
   }
 
   /**
@@ -45,6 +45,7 @@ export class TurnService {
   async regenerate(principal: Principal, processId: string): Promise<Process> {
     const { processes, store } = this.deps;
     return processes.onLane(principal, processId, async (process) => {
+      if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'regenerateTurn');
       const last = (await store.listTurns(process.tenantId, process.id)).filter((t) => t.status !== 'REGENERATED').at(-1);
       if (!last) throw new NotFoundError('Turn', `last turn of ${process.name}`);
       if (last.status === 'FINISHED') {
@@ -60,10 +61,10 @@ export class TurnService {
     });
   }
 
-  /** The access check happens before anything streams; prompt text only for those who may read it. */
+  /** The access check happens before anything streams; what the owner's USER layer contributed only to the owner. */
   async events(principal: Principal, processId: string, afterEventId: string | null): Promise<AsyncIterableIterator<TurnEvent>> {
     const process = await this.deps.processes.get(principal, processId);
     const stream = turnEventStream(this.deps.bus, this.deps.store, process, afterEventId);
-    return mayReadPrompt(principal, process) ? stream : mapAsyncIterator(stream, redactPrompt);
+    return isOwner(principal, process) ? stream : mapAsyncIterator(stream, (e) => turnEventFor(principal, process, e));
   }
 }

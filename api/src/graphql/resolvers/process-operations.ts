@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../domain/errors';
 import { jsonObject } from '../json-argument';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../../domain/processes/process-event';
+import { mayReceiveProcessEvent } from '../../domain/processes/owner-view';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import { eventStream } from '../event-stream';
 import type { ProcessEventModel } from '../models';
@@ -28,9 +29,11 @@ export const processSubscriptions: SubscriptionResolvers = {
   processEvents: {
     // The access check comes first: a process the caller may not see is NOT_FOUND before anything streams.
     subscribe: async (_p, { processId }, ctx) => {
-      const process = await ctx.services.processes.get(await ctx.principal(), processId);
+      const principal = await ctx.principal();
+      const process = await ctx.services.processes.get(principal, processId);
       return eventStream<ProcessEventEnvelope, { processEvents: ProcessEventModel }>(ctx.services.bus, PROCESS_EVENTS_TOPIC, (e) =>
-        e.processId === process.id && e.tenantId === process.tenantId ? { processEvents: { ...e.event, processId: e.processId, at: e.at } } : null);
+        e.processId === process.id && e.tenantId === process.tenantId && mayReceiveProcessEvent(principal, process, e.event)
+          ? { processEvents: { ...e.event, processId: e.processId, at: e.at } } : null);
     },
   },
 };

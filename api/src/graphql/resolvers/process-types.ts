@@ -1,6 +1,12 @@
 import type {
   ActiveSkillResolvers, ProcessEventResolvers, ProcessResolvers, RuntimeGuardResolvers, SkillCommandResultResolvers, SkillListEntryResolvers,
 } from '../__generated__/resolvers-types';
+import { processView } from '../../domain/processes/owner-view';
+import type { GraphQLContext } from '../context';
+import type { Process as ProcessModel } from '../../domain/processes/process';
+
+/** The process as the caller may see it (the owner's USER layer withheld from others, owner-view.ts). */
+const view = async (p: ProcessModel, ctx: GraphQLContext) => processView(await ctx.principal(), p);
 
 export const Process: ProcessResolvers = {
   project: async (p, _a, ctx) => (await ctx.services.identity.findProjectById(await ctx.principal(), p.projectId)).name,
@@ -13,8 +19,11 @@ export const Process: ProcessResolvers = {
   parentId: (p) => p.parentProcessId,
   allowedSkills: (p) => p.allowedSkillsOverride,
   params: (p) => p.engineParams,
-  promptTemplate: (p) => p.promptOverride,
-  dataRelayCorrection: (p) => p.dataRelayCorrectionOverride,
+  activeSkills: async (p, _a, ctx) => (await view(p, ctx)).activeSkills,
+  promptTemplate: async (p, _a, ctx) => (await view(p, ctx)).promptOverride,
+  profileAppend: async (p, _a, ctx) => (await view(p, ctx)).profileAppend,
+  dataRelayCorrection: async (p, _a, ctx) => (await view(p, ctx)).dataRelayCorrectionOverride,
+  recipeGuards: async (p, _a, ctx) => (await view(p, ctx)).recipeGuards,
   pending: async (p, _a, ctx) => ctx.services.processes.pending(await ctx.principal(), p.id),
 };
 
