@@ -7,7 +7,7 @@ import { InProcessEventBus } from './domain/events/in-process-event-bus';
 import type { EventBus } from './domain/events/event-bus';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
-import { NunjucksTemplateEngine } from './templates';
+import { NunjucksTemplateEngine, type TemplateLimits } from './templates';
 import { RecheckAnalyser } from './regex-analysis';
 import {
   laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
@@ -44,6 +44,11 @@ export interface StartOptions {
   readonly extraTools?: readonly ServerTool[];
   /** false: scheduled turns are not run (tests that inspect the inbox); default true. */
   readonly runTurns?: boolean;
+  /**
+   * Overrides of the template limits (default DEFAULT_TEMPLATE_LIMITS). Tests that are not about the
+   * render time cap lift its wall-clock limits, so a busy machine cannot cut an ordinary prompt.
+   */
+  readonly templateLimits?: Partial<TemplateLimits>;
 }
 
 /**
@@ -60,7 +65,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     ? await PgEventBus.connect(database.connectionString, database.schema)
     : new InProcessEventBus();
   const resources = await loadResourceLayer(config.defaultsDir);
-  const templates = new NunjucksTemplateEngine();
+  const templates = new NunjucksTemplateEngine(options.templateLimits ? { limits: options.templateLimits } : {});
   const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs });
   const services = createServices({
     scriptRunner,

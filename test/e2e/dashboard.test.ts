@@ -28,8 +28,11 @@ const BROKEN_SKILL = ['---', 'title: E2E notes', 'description: Take notes in the
 
 if (!HAS_CHROMIUM) console.warn(`SKIPPED dashboard e2e: ${CHROMIUM} is missing (apt-get install -y --no-install-recommends chromium)`);
 
-// Generous timeouts: the machines are shared (2 cores) and a loaded one renders slowly.
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboard in Chromium — SKIPPED: ${CHROMIUM} is missing`, { timeout: 90_000 }, () => {
+// Generous timeouts: the machines are shared (2 cores) and a loaded one renders slowly. Load: every
+// wait has the page's WAIT (expect.poll's own default is 1 s, which a busy machine outlasted), and
+// the tests' own timeout leaves room for several of them.
+const WAIT = 60_000;
+describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboard in Chromium — SKIPPED: ${CHROMIUM} is missing`, { timeout: 240_000 }, () => {
   let db: Database;
   let s: TestVance;
   let browser: Browser;
@@ -58,9 +61,9 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.setDefaultTimeout(25_000);
+    page.setDefaultTimeout(WAIT);
     page.on('pageerror', (err) => pageErrors.push(err.message));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -90,7 +93,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await page.getByLabel('API token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('menuitem', { name: 'Layers' }).waitFor();
-    await expect.poll(() => page.evaluate('localStorage.getItem("vance.project")')).toBe(PROJECT);
+    await expect.poll(() => page.evaluate('localStorage.getItem("vance.project")'), { timeout: WAIT }).toBe(PROJECT);
   });
 
   it('lists the layers, shows a save error at its line, then saves and keeps history', async () => {
@@ -103,8 +106,8 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await page.locator('.cm-content').fill(BROKEN_SKILL);
     await page.getByTestId('save-document').click();
     const marked = page.locator('.cm-line').filter({ has: page.locator('.cm-lintRange-error') });
-    await expect.poll(() => marked.first().textContent()).toBe('lifecycle: forever');
-    await expect.poll(() => page.getByTestId('diagnostics').textContent()).toMatch(/^line 5\b/);
+    await expect.poll(() => marked.first().textContent(), { timeout: WAIT }).toBe('lifecycle: forever');
+    await expect.poll(() => page.getByTestId('diagnostics').textContent(), { timeout: WAIT }).toMatch(/^line 5\b/);
     await page.locator('.cm-gutter-lint .cm-lint-marker-error').first().waitFor();
     await shot('skill-diagnostic');
     // Nothing was written; fixing the line saves version 2, and history can restore version 1.
@@ -180,8 +183,8 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await page.getByText(/Turn 'last turn of .*' not found/).waitFor();
     await page.getByTestId('message-input').fill('hello dashboard');
     await page.getByTestId('send-message').click();
-    await page.getByTestId('stream-text').filter({ hasText: 'You said: hello dashboard' }).waitFor({ timeout: 20_000 });
-    await page.getByTestId('stream-steps').filter({ hasText: 'TurnFinished' }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('stream-text').filter({ hasText: 'You said: hello dashboard' }).waitFor({ timeout: WAIT });
+    await page.getByTestId('stream-steps').filter({ hasText: 'TurnFinished' }).waitFor({ timeout: WAIT });
     await page.getByTestId('history').getByText('hello dashboard').first().waitFor();
     await shot('process-stream');
 
@@ -192,7 +195,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await page.getByTestId('guards').getByText('No guards.').waitFor();
     // Regenerate: the turn is taken back (REGENERATED) and its input runs again as a new turn.
     await page.getByTestId('regenerate-turn').click();
-    await expect.poll(() => page.getByTestId('stream-steps').locator('[data-type="TurnFinished"]').count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('stream-steps').locator('[data-type="TurnFinished"]').count(), { timeout: WAIT }).toBe(2);
     await page.getByTestId('history').locator('[data-testid="turn-row"][data-status="REGENERATED"]').waitFor();
     await page.getByTestId('history').locator('[data-testid="turn-row"][data-status="FINISHED"]').waitFor();
     await page.getByTestId('stream-regenerated').waitFor();

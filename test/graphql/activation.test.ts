@@ -4,6 +4,7 @@ import type { Database } from '../../api/src/persistence';
 import { ModelCallError } from '../../api/src/domain/llm/errors';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
+import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { codeOf, collect, startTestVance, type TestVance } from './harness';
 
 /**
@@ -72,8 +73,8 @@ const REGENERATE = `mutation R($id: ID!) { regenerateTurn(processId: $id) { id o
 const lastEvent = new Map<string, string>();
 
 async function readTurns(s: Started, id: string, act: () => Promise<unknown>, turns = 1): Promise<Ev[]> {
-  const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id, after: lastEvent.get(id) ?? null });
-  await new Promise((r) => setTimeout(r, 100));
+  // Load: act once the subscription is registered, not after a 100 ms sleep.
+  const stream = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id, after: lastEvent.get(id) ?? null }));
   await act();
   const out: Ev[] = [];
   let ended = 0;
@@ -109,7 +110,7 @@ describe.each(testDatabases())('lorebook-grade and model-chosen activation ($nam
       const r = await s.gql(PUT, { path, content });
       if (r.errors) throw new Error(`${path}: ${JSON.stringify(r.errors)}`);
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await s?.close();

@@ -8,7 +8,9 @@ import WebSocket from 'ws';
 import pino from 'pino';
 import { startVance, type RunningVance, type StartOptions } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
+import type { EventBus } from '../../api/src/domain/events/event-bus';
 import type { Database } from '../../api/src/persistence';
+import { NO_TIME_CAP } from '../../api/src/templates/testing';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -20,18 +22,82 @@ export interface GraphQLResult<T = Record<string, any>> {
 export interface TestVance {
   readonly vance: RunningVance;
   readonly url: string;
+  /** The subscriptions on this instance's bus, for waiting on a positive signal instead of sleeping. */
+  readonly bus: BusWatch;
   gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResult<T>>;
   ws(token?: string | null): Client;
   close(): Promise<void>;
 }
 
+/**
+ * Counts the live subscriptions per topic on an instance's bus. A GraphQL subscription is
+ * registered on the server once its resolver subscribed to the bus; `listening()` waits for exactly
+ * that. It replaces the old "sleep 100–300 ms and hope it registered", which a loaded machine
+ * could outlast, so the event the test then caused was missed.
+ */
+export interface BusWatch {
+  /** Live subscriptions on `topic` made since the instance started (internal ones made at start are not counted). */
+  count(topic: string): number;
+  /** Resolves once `test(count(topic))` holds; bounded by the test timeout. */
+  until(topic: string, test: (count: number) => boolean): Promise<void>;
+  /** Runs `open` (which starts a subscription) and resolves with its result once one more subscription on `topic` is live. */
+  listening<T>(topic: string, open: () => T): Promise<T>;
+}
+
+export function watchBus(bus: EventBus): BusWatch {
+  const live = new Map<string, number>();
+  let wake: () => void = () => undefined;
+  let changed = new Promise<void>((resolve) => (wake = resolve));
+  const bump = (topic: string, by: number) => {
+    live.set(topic, (live.get(topic) ?? 0) + by);
+    const woken = wake;
+    changed = new Promise<void>((resolve) => (wake = resolve));
+    woken();
+  };
+  const subscribe = bus.subscribe.bind(bus);
+  bus.subscribe = <T>(topic: string, handler: (payload: T) => void) => {
+    const unsubscribe = subscribe(topic, handler);
+    bump(topic, 1);
+    let ended = false;
+    return () => {
+      unsubscribe();
+      if (ended) return;
+      ended = true;
+      bump(topic, -1);
+    };
+  };
+  const count = (topic: string) => live.get(topic) ?? 0;
+  const until = async (topic: string, test: (n: number) => boolean) => {
+    while (!test(count(topic))) await changed;
+  };
+  return {
+    count,
+    until,
+    async listening(topic, open) {
+      const before = count(topic);
+      const opened = open();
+      await until(topic, (n) => n > before);
+      return opened;
+    },
+  };
+}
+
+/** Polls `check` until it holds (bounded by the test timeout), for effects that announce nothing. */
+export async function eventually(check: () => boolean | Promise<boolean>, intervalMs = 25): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+}
+
 export async function startTestVance(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'runTurns' | 'modelProvider' | 'extraTools'> = {}): Promise<TestVance> {
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
-  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, ...options });
+  // Load: no test over GraphQL is about the template time cap; with the 100 ms default a busy
+  // machine could cut an ordinary prompt (the completion-guard judge then lost its prompt).
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, templateLimits: NO_TIME_CAP, ...options });
+  const bus = watchBus(vance.services.bus);
   const clients: Client[] = [];
   return {
     vance,
     url: vance.url,
+    bus,
     gql: async (query, variables = {}, token = ADMIN_TOKEN) => {
       const res = await fetch(vance.url, {
         method: 'POST',
@@ -83,7 +149,8 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
     /** Completes the subscription from the client's side. */
     stop: () => unsubscribe(),
     get error() { return error; },
-    async next(timeoutMs = 5_000): Promise<GraphQLResult<T>> {
+    // Load: a generous default; it only bounds how long a lost event takes to fail the test.
+    async next(timeoutMs = 20_000): Promise<GraphQLResult<T>> {
       const deadline = Date.now() + timeoutMs;
       while (events.length <= read) {
         if (error) throw error;

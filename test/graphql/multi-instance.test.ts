@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
+import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
+import { DOCUMENT_CHANGED_TOPIC } from '../../api/src/domain/events/document-changed';
+import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { collect, startTestVance, type TestVance } from './harness';
 
 // Two stateless instances on one PostgreSQL (DESIGN §7): a write on one must invalidate the
@@ -34,8 +37,8 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
   it('invalidates the other instance cache and streams the change to its subscribers', async () => {
     const EFFECTIVE = `{ effectiveDocument(path: "shared.md") { document { content } } }`;
     expect((await b.gql(EFFECTIVE)).data?.effectiveDocument).toBeNull(); // cached miss on B
-    const sub = collect<{ documentChanged: unknown }>(b.ws(), `subscription { documentChanged { path change } }`);
-    await new Promise((r) => setTimeout(r, 300));
+    // Load: wait until B's subscription is registered, not 300 ms that a busy machine can outlast.
+    const sub = await b.bus.listening(DOCUMENT_CHANGED_TOPIC, () => collect<{ documentChanged: unknown }>(b.ws(), `subscription { documentChanged { path change } }`));
     await a.gql(`mutation { putDocument(layer: VANCE, path: "shared.md", content: "from A") { version } }`);
     expect((await sub.next()).data?.documentChanged).toEqual({ path: 'shared.md', change: 'PUT' });
     expect((await b.gql(EFFECTIVE)).data?.effectiveDocument?.document.content).toBe('from A');
@@ -48,9 +51,11 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
     });
     const spawned = (await a.gql(`mutation { spawnProcess(input: { project: "twin", recipe: "clienty", session: "laptop" }) { id session { id } } }`)).data!.spawnProcess;
     const sessionId = spawned.session.id as string;
-    const calls = collect<{ clientToolCalls: any }>(a.ws(), `subscription C($s: ID!) { clientToolCalls(sessionId: $s) { callId tool arguments } }`, { s: sessionId });
-    const events = collect<{ turnEvents: any }>(b.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`, { id: spawned.id });
-    await new Promise((r) => setTimeout(r, 300));
+    // Load: both subscriptions are seen registered (on A and on B) instead of a 300 ms sleep.
+    const calls = await a.bus.listening(CLIENT_TOOL_CALLS_TOPIC, () =>
+      collect<{ clientToolCalls: any }>(a.ws(), `subscription C($s: ID!) { clientToolCalls(sessionId: $s) { callId tool arguments } }`, { s: sessionId }));
+    const events = await b.bus.listening(TURN_EVENTS_TOPIC, () =>
+      collect<{ turnEvents: any }>(b.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`, { id: spawned.id }));
     const registered = await a.gql(`mutation R($s: ID!) { registerClientTools(sessionId: $s, tools: [{ name: "local_echo", labels: ["files"] }]) { tools { name } } }`, { s: sessionId });
     expect(registered.errors).toBeUndefined();
     await b.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "call local_echo {\\"text\\": \\"hi\\"}") { id } }`, { id: spawned.id });
@@ -65,5 +70,5 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
       }
       if (e.type === 'TurnFinished') break;
     }
-  }, 60_000);
+  });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
+import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
 import { ADMIN_TOKEN, codeOf, collect, startTestVance, type TestVance } from './harness';
 
 const PUT = `mutation Put($layer: Layer!, $path: String!, $content: String!) { putDocument(layer: $layer, path: $path, content: $content) { version } }`;
@@ -48,7 +49,7 @@ describe.each(testDatabases())('processes and skill activation over GraphQL ($na
     await seed(t);
     guarded = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'guarded', name: 'g1' } })).data!.spawnProcess.id;
     open = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'open' } })).data!.spawnProcess.id;
-  }, 120_000);
+  });
   afterAll(async () => {
     await t?.close();
     await db?.close();
@@ -69,8 +70,9 @@ describe.each(testDatabases())('processes and skill activation over GraphQL ($na
   });
 
   it('refuses skills outside the whitelist with the seed wording, and reports it as an event', async () => {
-    const events = collect<{ processEvents: { type: string; skill?: string; reason?: string } }>(t.ws(), `subscription E($id: ID!) { processEvents(processId: $id) { type ... on SkillRefusedEvent { skill reason } } }`, { id: guarded });
-    await new Promise((r) => setTimeout(r, 200));
+    // Load: wait until the subscription is registered, not 200 ms that a busy machine can outlast.
+    const events = await t.bus.listening(PROCESS_EVENTS_TOPIC, () =>
+      collect<{ processEvents: { type: string; skill?: string; reason?: string } }>(t.ws(), `subscription E($id: ID!) { processEvents(processId: $id) { type ... on SkillRefusedEvent { skill reason } } }`, { id: guarded }));
     const r = await t.gql(ACTIVATE, { id: guarded, name: 'c1' });
     expect(codeOf(r)).toBe('FORBIDDEN');
     expect(r.errors?.[0]?.message).toBe("Skill 'c1' is not allowed by recipe 'guarded'");
@@ -152,7 +154,7 @@ describe.each(testDatabases())('processes and skill activation over GraphQL ($na
       : t.gql(ACTIVATE, { id: p, name }))));
     const after = (await t.gql(PROCESS, { id: p })).data?.process.activeSkills.map((s: { name: string }) => s.name).sort();
     expect(after).toEqual(names.filter((_, i) => i % 2 === 1).sort());
-  }, 60_000);
+  });
 
   it('hides processes from other users: NOT_FOUND, also for their events', async () => {
     const other = (await t.gql(`mutation { createUser(login: "eve") { token } }`)).data!.createUser.token;
@@ -175,7 +177,7 @@ describe.each(testDatabases())('one-shot skills after a turn ($name)', (driver) 
     await t.gql(`mutation { createProject(name: "ops") { id } }`);
     await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/alpha/SKILL.md', content: skill('alpha', 'activate:\n  - guard script _vance/guards/alpha.js\ndeactivate:\n  - guard clear\n') });
     await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/beta/SKILL.md', content: skill('beta') });
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await db?.close();
@@ -210,7 +212,7 @@ describe.each(testDatabases())('auto-triggers on sendMessage ($name)', (driver) 
     await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/deployer/SKILL.md', content: skill('deployer', 'triggers:\n  - type: KEYWORDS\n    keywords: [deploy, rollout]\n    minMatch: 1\n') });
     await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/reviewer/SKILL.md', content: skill('reviewer', 'triggers:\n  - type: PATTERN\n    pattern: "(?i)schau.*(diff|pr)"\ndisable-model-invocation: true\n') });
     id = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'default' } })).data!.spawnProcess.id;
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await db?.close();

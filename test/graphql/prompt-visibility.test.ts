@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
+import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { collect, startTestVance, type TestVance } from './harness';
 
 const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`;
@@ -22,7 +23,7 @@ describe.each(testDatabases())('prompt text visibility ($name)', (driver) => {
     await t.gql(`mutation P($c: String!) { putDocument(layer: USER, path: "_vance/recipes/mine.yaml", content: $c) { version } }`,
       { c: 'description: private\nengine: ford\npromptPrefix: "Secret owner instructions."\n' }, owner);
     id = (await t.gql(`mutation { spawnProcess(input: { project: "lab", recipe: "mine" }) { id } }`, {}, owner)).data!.spawnProcess.id;
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await db?.close();
@@ -36,9 +37,9 @@ describe.each(testDatabases())('prompt text visibility ($name)', (driver) => {
     const adminPreview = (await t.gql(PREVIEW, { id })).data?.composeTurnPreview;
     expect(JSON.stringify(adminPreview)).not.toContain('Secret owner instructions.');
 
-    const asAdmin = collect<{ turnEvents: { type: string; payload: any } }>(t.ws(), EVENTS, { id });
-    const asOwner = collect<{ turnEvents: { type: string; payload: any } }>(t.ws(owner), EVENTS, { id });
-    await new Promise((r) => setTimeout(r, 300));
+    // Load: both subscriptions are seen registered instead of a 300 ms sleep.
+    const asAdmin = await t.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; payload: any } }>(t.ws(), EVENTS, { id }));
+    const asOwner = await t.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; payload: any } }>(t.ws(owner), EVENTS, { id }));
     await t.gql(`mutation { sendMessage(processId: "${id}", text: "hello") { id } }`, {}, owner);
     const composed = async (s: typeof asAdmin) => {
       for (;;) {

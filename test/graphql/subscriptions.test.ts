@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
+import { DOCUMENT_CHANGED_TOPIC } from '../../api/src/domain/events/document-changed';
 import { collect, startTestVance, type TestVance } from './harness';
 
 const CHANGED = `subscription C($project: String) { documentChanged(project: $project) { layer project path version change author } }`;
@@ -27,8 +28,8 @@ describe.each(testDatabases())('GraphQL over WebSocket ($name)', (driver) => {
   });
 
   it('streams documentChanged for the project, the tenant layer and my own layer, not for others', async () => {
-    const sub = collect<{ documentChanged: unknown }>(t.ws(member), CHANGED, { project: 'orbit' });
-    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    // Load: wait until the subscription is registered on the bus, not 200 ms that a busy machine can outlast.
+    const sub = await t.bus.listening(DOCUMENT_CHANGED_TOPIC, () => collect<{ documentChanged: unknown }>(t.ws(member), CHANGED, { project: 'orbit' }));
     await t.gql(`mutation { putDocument(layer: PROJECT, project: "orbit", path: "a.md", content: "1") { version } }`);
     await t.gql(`mutation { putDocument(layer: USER, path: "admin-only.md", content: "x") { version } }`); // admin's USER layer
     await t.gql(`mutation { putDocument(layer: VANCE, path: "t.md", content: "1") { version } }`);

@@ -10,7 +10,9 @@ import { ModelCallError } from '../../api/src/domain/llm/errors';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
 import type { ServerTool } from '../../api/src/domain/tools/server-tool';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
-import { ADMIN_TOKEN, codeOf, collect, type GraphQLResult } from './harness';
+import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
+import { NO_TIME_CAP } from '../../api/src/templates/testing';
+import { ADMIN_TOKEN, codeOf, collect, eventually, watchBus, type BusWatch, type GraphQLResult } from './harness';
 
 /**
  * Turns end to end over GraphQL: the offline provider (wrapped: `fail now` fails the call,
@@ -53,6 +55,7 @@ const TOOLS: ServerTool[] = [
 
 interface Started {
   vance: RunningVance;
+  bus: BusWatch;
   gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult<T>>;
   ws(): Client;
   close(): Promise<void>;
@@ -60,10 +63,12 @@ interface Started {
 
 async function start(database: Database): Promise<Started> {
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
-  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: new TestProvider(), extraTools: TOOLS });
+  // Load: the template time cap lifted (not under test here), as in harness.ts.
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: new TestProvider(), extraTools: TOOLS, templateLimits: NO_TIME_CAP });
   const clients: Client[] = [];
   return {
     vance,
+    bus: watchBus(vance.services.bus),
     gql: async (query, variables = {}) => {
       const res = await fetch(vance.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ query, variables }) });
       return (await res.json()) as GraphQLResult<any>;
@@ -92,9 +97,10 @@ interface Ev { id: string; turnId: string; type: string; payload: any }
 type Stream = ReturnType<typeof collect<{ turnEvents: Ev }>>;
 
 
+/** Load: every subscription here is opened with `listening`, so the test acts once it is registered, never after a sleep. */
 async function turnOf(s: Started, id: string, text: string): Promise<Ev[]> {
-  const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id, after: await lastEventId(s, id) });
-  await new Promise((r) => setTimeout(r, 150));
+  const after = await lastEventId(s, id);
+  const stream = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id, after }));
   const sent = await s.gql(SEND, { id, text });
   if (sent.errors) throw new Error(JSON.stringify(sent.errors));
   return readUntilEither(stream);
@@ -138,7 +144,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
       if (r.errors) throw new Error(`${path}: ${JSON.stringify(r.errors)}`);
     }
     worker = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'worker', name: 'w1' } })).data!.spawnProcess.id;
-  }, 120_000);
+  });
   afterAll(async () => {
     await s?.close();
     await db?.close();
@@ -226,6 +232,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     expect(after).toContain('and again');
   });
 
+  // Load-proof: 'hang' never answers until aborted, so only the 300 ms deadline can end the call.
   it('a model call past its deadline fails the turn with PROVIDER_TIMEOUT and keeps the inbox', async () => {
     const slow = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'worker', name: 'slow', params: { modelTimeoutMs: 300 } } })).data!.spawnProcess.id;
     const events = remember(slow, await turnOf(s, slow, 'hang'));
@@ -262,8 +269,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     expect(catalog.text).toContain('## Available worker recipes');
     expect(catalog.text).toContain('- `analyze` — ');
     expect(catalog.text).not.toContain('`worker`');
-    const parentEvents = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: arthur });
-    await new Promise((r) => setTimeout(r, 150));
+    const parentEvents = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: arthur }));
     const spawned = await s.gql(`mutation { activateSkill(processId: "${arthur}", name: "delegate", args: "the report") { outcome child { id name } } }`);
     expect(spawned.data?.activateSkill.outcome).toBe('SPAWNED');
     const child = spawned.data!.activateSkill.child;
@@ -275,8 +281,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
 
   it('arthur delegates with process_spawn; the worker\'s result is the input of arthur\'s next turn', async () => {
     const arthur = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'arthur', name: 'chat2', params: { validation: false } } })).data!.spawnProcess.id;
-    const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: arthur });
-    await new Promise((r) => setTimeout(r, 150));
+    const stream = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: arthur }));
     await s.gql(SEND, { id: arthur, text: 'call process_spawn {"recipe": "worker", "goal": "count the files", "name": "counter"}' });
     const first = await readUntilEither(stream);
     expect(first.find((e) => e.type === 'ToolCallFinished')!.payload).toMatchObject({ name: 'process_spawn', isError: false });
@@ -290,8 +295,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     const other = await driver.reopen(db);
     const b = await start(other);
     try {
-      const stream = collect<{ turnEvents: Ev }>(b.ws(), EVENTS, { id: worker, after: eventIds.get(worker) });
-      await new Promise((r) => setTimeout(r, 300));
+      const stream = await b.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(b.ws(), EVENTS, { id: worker, after: eventIds.get(worker) }));
       await s.gql(SEND, { id: worker, text: 'across instances' });
       const events = remember(worker, await readUntilEither(stream));
       expect(events[0]!.type).toBe('TurnStarted');
@@ -299,8 +303,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
       expect(events.filter((e) => e.type === 'TextDelta').map((e) => e.payload.text).join('')).toContain('across instances');
       // A PromptComposed too large for NOTIFY crosses as an id; B loads the payload from the database.
       const verbose = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'verbose', name: 'v1' } })).data!.spawnProcess.id;
-      const big = collect<{ turnEvents: Ev }>(b.ws(), EVENTS, { id: verbose });
-      await new Promise((r) => setTimeout(r, 300));
+      const big = await b.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(b.ws(), EVENTS, { id: verbose }));
       await s.gql(SEND, { id: verbose, text: 'long one' });
       const bigEvents = await readUntilEither(big);
       const composed = bigEvents.find((e) => e.type === 'PromptComposed')!;
@@ -314,6 +317,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     }
   });
 
+  // Load: the recovered turn is waited for until it is there (bounded by the test timeout), not for a fixed 15 s.
   it('a turn left RUNNING by a killed server is marked INTERRUPTED on restart, its input restored and run again', async () => {
     await s.vance.services.turnRunner.idle();
     await s.close();
@@ -325,13 +329,11 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     const begun = await turns.beginTurn(p.tenantId, p.id, 'ford');
     expect(begun?.taken.map((m) => m.content)).toEqual(['mid-turn message']);
     s = await start(db);
-    const deadline = Date.now() + 15_000;
     let list: any[] = [];
-    while (Date.now() < deadline) {
+    await eventually(async () => {
       list = (await s.gql(TURNS, { id: worker })).data!.turns;
-      if (list[list.length - 1]?.status === 'FINISHED' && list.some((t) => t.id === begun!.turn.id && t.status === 'INTERRUPTED')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return list[list.length - 1]?.status === 'FINISHED' && list.some((t) => t.id === begun!.turn.id && t.status === 'INTERRUPTED');
+    }, 100);
     expect(list.find((t) => t.id === begun!.turn.id)).toMatchObject({ status: 'INTERRUPTED', errorCode: 'INTERRUPTED' });
     expect(list[list.length - 1]).toMatchObject({ status: 'FINISHED' });
     const messages = (await s.gql(MESSAGES, { id: worker })).data!.messages;

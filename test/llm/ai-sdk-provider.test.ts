@@ -158,6 +158,7 @@ describe('AiSdkProvider — OpenAI chat completions over SSE', () => {
     expect(error.message).not.toContain(KEY);
   });
 
+  // Load-proof: after one chunk the server is silent for ever, so only the timeout can end the call.
   it('maps silence past ai.<provider>.timeoutMs to PROVIDER_TIMEOUT', async () => {
     server.handler = (_req, res) => {
       sse(res).data(openai.text('slow', true));
@@ -444,8 +445,11 @@ describe('AiSdkProvider — odd tool calls are passed on for the engine to refus
 });
 
 describe('AiSdkProvider — lifecycle', () => {
-  const settings = () => ({ 'ai.openai.apiKey': KEY, 'ai.openai.baseUrl': `${server.baseUrl}/v1`, 'ai.openai.timeoutMs': '100' });
+  const settings = () => ({ 'ai.openai.apiKey': KEY, 'ai.openai.baseUrl': `${server.baseUrl}/v1`, 'ai.openai.timeoutMs': '1000' });
 
+  // Load: with a 100 ms idle timeout a busy machine could miss the first byte of the (local) server
+  // and fail with PROVIDER_TIMEOUT. Now the server's wait has a generous 1 s, and the consumer's
+  // one pause (1.5 s) is longer than that by construction, so the property does not depend on speed.
   it('does not count the consumer\'s own time against the idle timeout', async () => {
     server.handler = (_req, res) => {
       const s = sse(res);
@@ -458,8 +462,8 @@ describe('AiSdkProvider — lifecycle', () => {
     const out: string[] = [];
     for await (const e of provider.stream(request('openai', settings()))) {
       if (e.type === 'text-delta') {
+        if (out.length === 0) await new Promise((r) => setTimeout(r, 1500));
         out.push(e.text);
-        await new Promise((r) => setTimeout(r, 200));
       }
     }
     expect(out.join('')).toBe('ab');

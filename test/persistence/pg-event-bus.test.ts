@@ -32,7 +32,8 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
     await b?.close();
   });
 
-  const next = <T>(bus: PgEventBus, topic: string, timeoutMs = 2000) =>
+  // Load: a generous wait for a NOTIFY round trip (a positive signal; it only bounds a lost event).
+  const next = <T>(bus: PgEventBus, topic: string, timeoutMs = 20_000) =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no '${topic}' event within ${timeoutMs} ms`)), timeoutMs);
       const off = bus.subscribe<T>(topic, (payload) => {
@@ -55,7 +56,12 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
     await a.publish('local', { at: new Date(0) });
     expect(seen).toEqual([{ at: '1970-01-01T00:00:00.000Z' }]); // the JSON round trip every instance sees
     await remote;
-    await new Promise((r) => setTimeout(r, 100));
+    // Load: instead of waiting 100 ms for an echo that should not come, b publishes a marker after
+    // a's event was committed; a hears NOTIFYs in commit order, so once the marker is in, a's own
+    // echo has been received (and skipped).
+    const marker = next(a, 'local-marker');
+    await b.publish('local-marker', null);
+    await marker;
     expect(seen).toHaveLength(1);
     off();
   });
@@ -83,16 +89,23 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
 
   it('does not hear buses of another namespace', async () => {
     const other = await PgEventBus.connect(url!, `${namespace}_other`, { logger: quiet });
+    const otherSender = await PgEventBus.connect(url!, `${namespace}_other`, { logger: quiet });
     try {
       const seen: unknown[] = [];
       other.subscribe('document_changed', (p) => seen.push(p));
       const done = next(b, 'document_changed');
       await a.publish('document_changed', 'for b only');
       await done;
-      await new Promise((r) => setTimeout(r, 100));
+      // Load: a marker on the other namespace, sent after a's event was committed, instead of a
+      // 100 ms wait: PostgreSQL delivers NOTIFYs in commit order, so had `other` been listening on
+      // a's channel, a's event would have reached it before the marker.
+      const marker = next(other, 'marker');
+      await otherSender.publish('marker', null);
+      await marker;
       expect(seen).toEqual([]);
     } finally {
       await other.close();
+      await otherSender.close();
     }
   });
 
@@ -125,15 +138,21 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
     try {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
-      await admin.query(
+      // The newest listener on this channel is `bus` (a and b have run other queries since their
+      // LISTEN). The max() is taken over this channel only: other suites on the same server start
+      // event-bus connections too, and a newer one of theirs must not make this kill nobody.
+      const killed = await admin.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vance-events' AND query = $1 AND pid <> pg_backend_pid()
-         AND backend_start = (SELECT max(backend_start) FROM pg_stat_activity WHERE application_name = 'vance-events')`,
+         AND backend_start = (SELECT max(backend_start) FROM pg_stat_activity WHERE application_name = 'vance-events' AND query = $1)`,
         [`LISTEN "${bus.channel}"`],
       );
       await admin.end();
+      expect(killed.rowCount).toBe(1);
       const seen: unknown[] = [];
       bus.subscribe('after', (p) => seen.push(p));
-      for (let i = 0; i < 40 && seen.length === 0; i++) {
+      // Load: publish until the reconnected bus hears one (bounded by the test timeout), not for a
+      // fixed 2 s that a busy machine can spend before the 50 ms reconnect even fires.
+      for (let i = 0; seen.length === 0; i++) {
         await a.publish('after', i);
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -161,7 +180,9 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
     expect(await listeners()).toBe(1);
     await bus.close();
     await bus.close();
-    expect(await listeners()).toBe(0);
+    // Load: the server ends the backend a moment after the client hung up; wait for it to go
+    // (bounded by the test timeout) instead of expecting it gone at once.
+    while ((await listeners()) !== 0) await new Promise((r) => setTimeout(r, 20));
     await expect(bus.publish('x', 1)).rejects.toThrow(/closed/);
   });
 });

@@ -368,11 +368,17 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
       try {
         await holder.startTransaction();
         await holder.query('SELECT id FROM processes WHERE id = $1 FOR NO KEY UPDATE', [proc.id]);
+        const [{ pid: holderPid }] = await holder.query('SELECT pg_backend_pid() AS pid');
         let updated = false;
         const update = store.update(acme, proc.id, () => ({ status: 'IDLE' })).then(() => (updated = true));
         const appended = await store.appendPending(acme, proc.id, { sender: 'USER', senderName: 'alice', content: 'during' });
         expect(appended.content).toBe('during');
-        await new Promise((r) => setTimeout(r, 150));
+        // Load: wait until PostgreSQL shows the update blocked by the holder (a positive signal),
+        // instead of concluding "it waits" from it not finishing within 150 ms.
+        const blocked = async () => Number((await db.dataSource.query(
+          'SELECT count(*) AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holderPid],
+        ))[0].n);
+        while ((await blocked()) === 0) await new Promise((r) => setTimeout(r, 10));
         expect(updated).toBe(false);
         await holder.commitTransaction();
         await update;

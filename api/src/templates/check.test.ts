@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TemplateRenderError } from '../domain/templates/errors';
 import { NunjucksTemplateEngine } from './nunjucks-template-engine';
-import { positionOf } from './testing';
+import { NO_TIME_CAP, positionOf } from './testing';
 
 describe('check(): syntax problems with 1-based positions relative to the source (seed 004 §5.4)', () => {
   const engine = new NunjucksTemplateEngine({ sandbox: 'in-process', limits: { maxSourceLength: 1000 } });
@@ -62,7 +62,8 @@ describe('check(): syntax problems with 1-based positions relative to the source
 });
 
 describe('render(): the reason and the position where nunjucks knows it', () => {
-  const engine = new NunjucksTemplateEngine({ sandbox: 'isolate' });
+  // Load: the clock is lifted, so the OUTPUT_LIMIT case cannot turn into a TIMEOUT on a busy machine.
+  const engine = new NunjucksTemplateEngine({ sandbox: 'isolate', limits: NO_TIME_CAP });
   afterAll(() => engine.dispose());
 
   const failure = async (source: string, context: Record<string, unknown> = {}) => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { NunjucksTemplateEngine } from './nunjucks-template-engine';
-import { SANDBOXES } from './testing';
+import { NO_TIME_CAP, SANDBOXES } from './testing';
 
 /** A recipe `promptPrefix` in the style of the bundled ones, using the render context of seed 004 §5.1. */
 const PROMPT = `You are {{ recipe }}, a Vance worker on the {{ engine }} engine ({{ provider }}/{{ model }}).
@@ -40,7 +40,8 @@ const CONTEXT = {
 };
 
 describe.each(SANDBOXES)('a realistic recipe prompt with the seed 004 §5.1 context (%s)', (sandbox) => {
-  const engine = new NunjucksTemplateEngine({ sandbox });
+  // Load: the clock is lifted, so rendering the prompt cannot miss the 50 ms / 100 ms defaults on a busy machine.
+  const engine = new NunjucksTemplateEngine({ sandbox, limits: NO_TIME_CAP });
   afterAll(() => engine.dispose());
 
   it('compiles, and places profileAppend itself', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBudget } from './budget';
 import { NODE_NUNJUCKS } from './in-process-renderer';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf } from './limits';
@@ -48,10 +48,18 @@ describe('the work budget', () => {
     expect(() => budget.charge(1)).toThrow(expect.objectContaining({ vanceReason: 'TIMEOUT' }));
   });
 
-  it('stops after the deadline with TIMEOUT', async () => {
-    const budget = createBudget({ ...config.limits, timeLimitMs: 1 }, fail);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(() => budget.charge(300)).toThrow(/longer than 1 ms/);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // Load-proof: the clock is faked, so neither a slow machine nor an early timer decides the outcome.
+  it('stops after the deadline with TIMEOUT, not before', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const budget = createBudget({ ...config.limits, timeLimitMs: 50 }, fail);
+    vi.setSystemTime(1_000_050);
+    expect(() => budget.charge(300)).not.toThrow(); // at the deadline: still inside it
+    vi.setSystemTime(1_000_051);
+    expect(() => budget.charge(300)).toThrow(/longer than 50 ms/);
   });
 
   it('stops runaway output with OUTPUT_LIMIT and deep calls with TIMEOUT', () => {

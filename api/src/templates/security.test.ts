@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TemplateRenderError } from '../domain/templates/errors';
 import { NunjucksTemplateEngine } from './nunjucks-template-engine';
-import { SANDBOXES } from './testing';
+import { NO_TIME_CAP, SANDBOXES } from './testing';
 
 /** Outcomes that count as failing closed: an error with a reason, or nothing rendered. */
 async function outcome(engine: NunjucksTemplateEngine, source: string, context: Record<string, unknown> = {}): Promise<string> {
@@ -14,8 +14,14 @@ async function outcome(engine: NunjucksTemplateEngine, source: string, context: 
 }
 
 describe.each(SANDBOXES)('template security boundary, DESIGN §6 (%s)', (sandbox) => {
-  const engine = new NunjucksTemplateEngine({ sandbox });
-  afterAll(() => engine.dispose());
+  // Load: with the 50 ms / 100 ms defaults a busy machine stopped the output-cap loop with TIMEOUT
+  // before it reached the cap; only the time-cap block below runs under the default clock.
+  const engine = new NunjucksTemplateEngine({ sandbox, limits: NO_TIME_CAP });
+  const capped = new NunjucksTemplateEngine({ sandbox });
+  afterAll(() => {
+    engine.dispose();
+    capped.dispose();
+  });
 
   describe('no function or method call, no prototype or constructor access (SSTI)', () => {
     it.each([
@@ -84,6 +90,9 @@ describe.each(SANDBOXES)('template security boundary, DESIGN §6 (%s)', (sandbox
     });
   });
 
+  // Default limits. Load-proof: the work is unbounded (or far beyond every cap), and whichever stops
+  // it first — the clock, the hard isolate timeout, the work budget, range() or the call depth —
+  // answers TIMEOUT, so a slow machine only changes which cap fires, not the reason.
   describe('time cap (each stopped with TIMEOUT)', () => {
     it.each([
       ['range(0, 1e8)', '{% for i in range(0, 100000000) %}x{% endfor %}'],
@@ -92,10 +101,12 @@ describe.each(SANDBOXES)('template security boundary, DESIGN §6 (%s)', (sandbox
       ['unbounded macro recursion', '{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}'],
       ['loops over a huge list', '{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}'],
     ])('%s', async (_name, source) => {
-      await expect(outcome(engine, source, { xs: Array.from({ length: 2000 }, (_, i) => i) })).resolves.toBe('TIMEOUT');
+      await expect(outcome(capped, source, { xs: Array.from({ length: 2000 }, (_, i) => i) })).resolves.toBe('TIMEOUT');
     });
   });
 
+  // Load: the clock is lifted (NO_TIME_CAP) so only the output cap can stop these; the work budget
+  // that remains is counted in steps, not milliseconds, and none of them comes near it.
   describe('output cap of 1,000,000 characters (each stopped with OUTPUT_LIMIT, before allocating)', () => {
     it.each([
       ['string doubling then output', '{% set s = "ab" %}{% for i in range(30) %}{% set s = s ~ s %}{% endfor %}{{ s }}'],

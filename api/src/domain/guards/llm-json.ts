@@ -31,10 +31,17 @@ export class RecipeLlmJsonCaller implements LlmJsonCaller {
     // An empty engine default: the judge's prompt is the recipe's own (no worker persona).
     const resolution = await this.deps.resolver.resolve({ scope, tenantName: principal.tenant.name, settings, recipe: request.recipe, engineDefaultPrompt: '' });
     if (resolution.recipe === null) throw new Error(`vance.llm.callForJson: no recipe '${request.recipe}' in this project`);
+    // The preview is null only when the recipe's prompt failed to render (e.g. its template was
+    // stopped by the render time cap on a busy machine). A judge without its prompt answers
+    // something else entirely, so the call fails (the guard fails open, visibly) instead.
+    if (resolution.systemPromptPreview === null) {
+      const why = resolution.warnings.find((w) => w.field === 'promptPrefix')?.message ?? 'the system prompt could not be rendered';
+      throw new Error(`vance.llm.callForJson: recipe '${request.recipe}': ${why}`);
+    }
     const data = JSON.stringify(request.data ?? null) ?? 'null';
     if (data.length > MAX_DATA_CHARS) throw new Error(`vance.llm.callForJson: data is ${data.length} characters of JSON; the limit is ${MAX_DATA_CHARS}`);
     const model = resolution.model ?? await resolveModel(typeof resolution.params.model === 'string' ? resolution.params.model : 'default:fast', settings);
-    const system = [resolution.systemPromptPreview ?? '', JSON_RULE].filter((s) => s.trim() !== '').join('\n\n');
+    const system = [resolution.systemPromptPreview, JSON_RULE].filter((s) => s.trim() !== '').join('\n\n');
     let text = '';
     for await (const event of callWithDeadline(this.deps.provider, {
       provider: model.provider, model: model.model, tools: [], settings, sampling: resolveSampling({ params: resolution.params }).sampling,

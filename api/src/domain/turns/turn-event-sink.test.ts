@@ -1,17 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envelopeOf, MAX_INLINE_PAYLOAD_CHARS, TextBatcher } from './turn-event-sink';
 
 describe('TextBatcher', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // Load-proof: fake timers, so "not before 50 ms, then at 50 ms" is exact instead of racing sleeps.
   it('emits at 200 characters at once, the rest after 50 ms, in order', async () => {
+    vi.useFakeTimers();
     const out: string[] = [];
     const batcher = new TextBatcher(async (t) => void out.push(t));
     batcher.push('a'.repeat(150));
     batcher.push('b'.repeat(60));
     batcher.push('c');
     expect(out).toEqual([]);
-    await new Promise((r) => setTimeout(r, 0));
+    await vi.advanceTimersByTimeAsync(0);
     expect(out).toEqual(['a'.repeat(150) + 'b'.repeat(60)]);
-    await new Promise((r) => setTimeout(r, 80));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(out).toEqual(['a'.repeat(150) + 'b'.repeat(60)]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(out).toEqual(['a'.repeat(150) + 'b'.repeat(60), 'c']);
   });
   it('flush emits what is held and waits for it', async () => {
