@@ -14,6 +14,7 @@
 import { evaluateTriggersNaive, TriggerIndex } from '../../api/src/domain/processes/triggers';
 import { parseSkill, type AvailableSkill } from '../../api/src/domain/skills';
 import { BenchReport, collectGarbage as collect, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
+import { pick, topicWord } from './turn-preparation-corpus';
 
 interface Settings {
   readonly skills: number;
@@ -50,20 +51,6 @@ const COMMON = (
   'sword blade moon night dragon castle forest river king queen knight shield spell potion tavern road ' +
   'schau mal bitte den die das und ist nicht warum wie änderung prüfen abwägen besser übersicht'
 ).split(' ');
-const CONSONANTS = 'bcdfghklmnprstvwz';
-const VOWELS = 'aeiou';
-
-function topicWord(i: number): string {
-  let n = i + 1000;
-  let word = '';
-  while (n > 0) {
-    word += CONSONANTS[n % CONSONANTS.length]! + VOWELS[Math.floor(n / CONSONANTS.length) % VOWELS.length]!;
-    n = Math.floor(n / (CONSONANTS.length * VOWELS.length));
-  }
-  return `${word}z`;
-}
-
-const pick = <T>(rng: () => number, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
 const sentence = (rng: () => number, words: number) => Array.from({ length: words }, () => pick(rng, COMMON)).join(' ');
 const LOGICS = ['AND ANY', 'AND ALL', 'NOT ANY', 'NOT ALL'];
 

@@ -31,7 +31,7 @@ const CODE = ['src/app.ts', 'index.tsx', 'TS2345', 'package.json', 'main.py', 'D
 const CONSONANTS = 'bcdfghklmnprstvwz';
 const VOWELS = 'aeiou';
 
-function topicWord(i: number): string {
+export function topicWord(i: number): string {
   // A unique pronounceable word per i (z-suffix keeps it clear of COMMON words).
   let n = i + 1000;
   let word = '';
@@ -42,7 +42,7 @@ function topicWord(i: number): string {
   return `${word}z`;
 }
 
-const pick = <T>(rng: () => number, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
+export const pick = <T>(rng: () => number, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
 const sentence = (rng: () => number, words: number) => Array.from({ length: words }, () => pick(rng, COMMON)).join(' ');
 
 export interface SkillDoc {
