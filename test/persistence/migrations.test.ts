@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,7 +89,9 @@ describe.each(testDatabases())('the Init migration ($name)', (driver) => {
 describe.runIf(process.env.TEST_DATABASE_URL)('migrations on PostgreSQL', () => {
   it('serialises instances that start together on an empty schema', async () => {
     const url = process.env.TEST_DATABASE_URL!;
-    const schema = `t_${process.pid}_concurrent`;
+    // Unique per run, not per pid: suites beside this one on the same server (other checkouts,
+    // other containers) must not create or drop it while the three instances start.
+    const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}_concurrent`;
     const opened = await Promise.allSettled([1, 2, 3].map(() => openDatabase({ databaseUrl: url, schema, poolSize: 2 })));
     const dbs = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     try {
