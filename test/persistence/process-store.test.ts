@@ -417,8 +417,13 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
          ORDER BY table_name`,
       )
     ).map((r: { table_name: string }) => r.table_name);
+  // In this suite's schema only: other suites migrate their own schemas on the same database at the
+  // same time, and a database-wide count saw their constraint too (flaked as 2 under a loaded CI run).
   const usersKey = async () =>
-    Number((await db.dataSource.query(`SELECT count(*) AS n FROM pg_constraint WHERE conname = 'uq_users_tenant_id'`))[0].n);
+    Number((await db.dataSource.query(
+      `SELECT count(*) AS n FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+       WHERE c.conname = 'uq_users_tenant_id' AND n.nspname = current_schema()`,
+    ))[0].n);
 
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
