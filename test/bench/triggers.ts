@@ -14,7 +14,7 @@
 import { evaluateTriggersNaive, TriggerIndex } from '../../api/src/domain/processes/triggers';
 import { parseSkill, type AvailableSkill } from '../../api/src/domain/skills';
 import { BenchReport, collectGarbage as collect, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
-import { pick, topicWord } from './turn-preparation-corpus';
+import { mulberry32, pick, topicWord } from './turn-preparation-corpus';
 
 interface Settings {
   readonly skills: number;
@@ -32,16 +32,6 @@ function settings(tiny: boolean): Settings {
   return {
     skills: envNumber('BENCH_SKILLS', 10_000), depth: envNumber('BENCH_DEPTH', 10), turns: envNumber('BENCH_TURNS', 400),
     naiveBudgetMs: envNumber('BENCH_NAIVE_MS', 4000), checkedTurns: 20,
-  };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

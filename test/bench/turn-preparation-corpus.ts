@@ -9,7 +9,8 @@ import { SKILLS_PREFIX } from '../../api/src/domain/skills';
 
 export const MESSAGES = 400;
 
-function mulberry32(seed: number): () => number {
+/** A seeded PRNG (mulberry32): the same corpus on every run. */
+export function mulberry32(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

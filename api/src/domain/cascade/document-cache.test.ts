@@ -114,9 +114,15 @@ describe('CachedDocumentReader', () => {
     expect(store.calls).toMatchObject({ find: 2, listByPrefix: 2 });
   });
 
-  it('drops the least recently used project beyond maxProjects', async () => {
-    const { store, reader } = readerWith({ maxProjects: 2 });
+  // The same eviction order whichever bound is reached: the project count, or the cached characters
+  // (3 × 44 characters of 40-character documents pass 100).
+  it.each([
+    { bound: 'maxProjects', options: { maxProjects: 2 }, content: undefined },
+    { bound: 'maxChars', options: { maxChars: 100 }, content: 'x'.repeat(40) },
+  ])('drops the least recently used project beyond $bound', async ({ options, content }) => {
+    const { store, reader, write } = readerWith(options);
     const P3 = { tenantId: 't1', projectId: 'p3' };
+    if (content !== undefined) for (const p of [P1, P2, P3]) await write(p, 'a.md', content);
     await reader.find(P1, 'a.md');
     await reader.find(P2, 'a.md');
     await reader.find(P1, 'a.md'); // p1 is now the most recently used
@@ -138,22 +144,6 @@ describe('CachedDocumentReader', () => {
     await reader.find(P1, 'c.md');
     expect(store.calls.find).toBe(0);
     await reader.find(P1, 'a.md');
-    expect(store.calls.find).toBe(1);
-  });
-
-  it('drops the least recently used project when the cached characters pass maxChars', async () => {
-    const { store, reader, write } = readerWith({ maxChars: 100 });
-    const P3 = { tenantId: 't1', projectId: 'p3' };
-    for (const p of [P1, P2, P3]) await write(p, 'a.md', 'x'.repeat(40));
-    await reader.find(P1, 'a.md');
-    await reader.find(P2, 'a.md');
-    await reader.find(P1, 'a.md'); // p1 is now the most recently used
-    await reader.find(P3, 'a.md'); // 3 × 44 characters: evicts p2
-    store.resetCalls();
-    await reader.find(P1, 'a.md');
-    await reader.find(P3, 'a.md');
-    expect(store.calls.find).toBe(0);
-    await reader.find(P2, 'a.md');
     expect(store.calls.find).toBe(1);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileJavaRegex } from './java-regex';
 import type { TriggerRegex } from './trigger-regex';
+import { randomPattern } from '../testing/random-pattern';
 
 function regex(pattern: string): TriggerRegex {
   const result = compileJavaRegex(pattern);
@@ -176,19 +177,7 @@ describe('compileJavaRegex: the RE2 regex and its JavaScript twin agree (propert
   const QUANTIFIERS = ['', '', '', '?', '*', '+', '{2}', '{0,2}', '{1,}', '??', '+?', '*?'];
   const LETTERS = ['a', 'b', 'A', 'B', 'ä', 'Ä', '.', ' ', '1', 'x', '-', '\n', '\r', '\u2028'];
 
-  function randomPattern(random: () => number, depth: number): string {
-    const items = 1 + Math.floor(random() * 4);
-    let out = '';
-    for (let i = 0; i < items; i++) {
-      const roll = random();
-      let atom: string;
-      if (depth < 2 && roll < 0.2) atom = `(${randomPattern(random, depth + 1)})`;
-      else if (depth < 2 && roll < 0.3) atom = `(?:${randomPattern(random, depth + 1)}|${randomPattern(random, depth + 1)})`;
-      else atom = ATOMS[Math.floor(random() * ATOMS.length)]!;
-      out += atom + (atom === '^' || atom === '$' ? '' : QUANTIFIERS[Math.floor(random() * QUANTIFIERS.length)]!);
-    }
-    return random() < 0.15 ? `${out}|${randomPattern(random, depth + 1)}` : out;
-  }
+  const ALPHABET = { atoms: ATOMS, quantifiers: QUANTIFIERS, anchors: ['^', '$'] };
 
   it('matches exactly where the JavaScript RegExp of the twin matches, with the same text, on 1,000 random patterns', () => {
     const random = rng(13);
@@ -196,7 +185,7 @@ describe('compileJavaRegex: the RE2 regex and its JavaScript twin agree (propert
     let comparedText = 0;
     for (let i = 0; i < 1000; i++) {
       const prefix = random() < 0.2 ? '(?s)' : random() < 0.2 ? '(?m)' : '';
-      const compiled = compileJavaRegex(prefix + randomPattern(random, 0));
+      const compiled = compileJavaRegex(prefix + randomPattern(random, ALPHABET));
       if (!compiled.ok) throw new Error(compiled.message);
       const { regex } = compiled;
       const js = new RegExp(regex.analysis.source, regex.analysis.flags);

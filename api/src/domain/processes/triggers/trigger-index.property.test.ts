@@ -4,6 +4,7 @@ import { evaluateTriggersNaive, matchTriggersNaive } from './naive-matcher';
 import { requiredLiterals, scanText } from './required-literals';
 import { available, keywords, pattern, triggers } from './testing';
 import { TriggerIndex } from './trigger-index';
+import { randomPattern } from '../../testing/random-pattern';
 
 /**
  * The inverted index and the literal prefilter are optimisations only: on any message they must give
@@ -84,26 +85,14 @@ describe('requiredLiterals is sound (property)', () => {
   const ATOMS = ['a', 'b', 'ab', 'ba', 'S', 's', 'k', '.', '\\.', '[ab]', '\\d', '\\w', '\\s', ' ', 'ä', '-', '\\b', '^', '$', 'x'];
   const QUANTIFIERS = ['', '', '', '?', '*', '+', '{2}', '{0,2}', '{1,}', '??', '+?'];
 
-  function randomPattern(random: () => number, depth: number): string {
-    const items = 1 + Math.floor(random() * 4);
-    let out = '';
-    for (let i = 0; i < items; i++) {
-      const roll = random();
-      let atom: string;
-      if (depth < 2 && roll < 0.2) atom = `(${randomPattern(random, depth + 1)})`;
-      else if (depth < 2 && roll < 0.3) atom = `(?:${randomPattern(random, depth + 1)}|${randomPattern(random, depth + 1)})`;
-      else atom = ATOMS[Math.floor(random() * ATOMS.length)]!;
-      out += atom + (atom === '\\b' || atom === '^' || atom === '$' ? '' : QUANTIFIERS[Math.floor(random() * QUANTIFIERS.length)]!);
-    }
-    return random() < 0.15 ? `${out}|${randomPattern(random, depth + 1)}` : out;
-  }
+  const ALPHABET = { atoms: ATOMS, quantifiers: QUANTIFIERS, anchors: ['\\b', '^', '$'] };
 
   it('never misses: whenever a regex matches a lower-cased text, one of its literals occurs there', () => {
     const random = rng(77);
     const letters = ['a', 'b', 'A', 'B', 's', 'S', 'ſ', 'k', 'K', '\u212a', '.', ' ', '1', 'ä', 'Ä', 'x', '-'];
     let checked = 0;
     for (let i = 0; i < 10_000; i++) {
-      const compiled = compileJavaRegex(randomPattern(random, 0));
+      const compiled = compileJavaRegex(randomPattern(random, ALPHABET));
       if (!compiled.ok) continue;
       const literals = requiredLiterals(compiled.regex);
       if (!literals) continue;
