@@ -8,7 +8,8 @@ import type { EventBus } from './domain/events/event-bus';
 import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine, type TemplateLimits } from './templates';
-import { RecheckAnalyser } from './regex-analysis';
+import { createDocumentValidator } from './validation/document-validators';
+import { ValidationPool } from './validation/validation-pool';
 import {
   laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
   type Database,
@@ -66,6 +67,14 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     : new InProcessEventBus();
   const resources = await loadResourceLayer(config.defaultsDir);
   const templates = new NunjucksTemplateEngine(options.templateLimits ? { limits: options.templateLimits } : {});
+  const regexCheck = { timeoutMs: config.regexCheckTimeoutMs, budgetMsPerMinute: config.regexCheckBudgetMs };
+  const validation = new ValidationPool({
+    validator: createDocumentValidator(),
+    workerData: { templateLimits: templates.limits, regexCheck },
+    timeoutMs: config.validationTimeoutMs,
+    ...(config.validationThreads > 0 ? { threads: config.validationThreads } : {}),
+    onWorkerError: (err) => logger.error({ err }, 'a validation worker failed'),
+  });
   const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs });
   const services = createServices({
     scriptRunner,
@@ -86,7 +95,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,
-    backtracking: new RecheckAnalyser({ timeoutMs: config.regexCheckTimeoutMs, budgetMsPerMinute: config.regexCheckBudgetMs }),
+    documentChecker: validation,
     recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),
     bus,
     resources,
@@ -135,6 +144,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
         services.dispose();
         await bus.close();
         templates.dispose();
+        await validation.close();
         scriptRunner.dispose();
         if (!options.database) await database.close();
         logger.info('stopped');

@@ -37,6 +37,10 @@ export interface VanceConfig {
   readonly regexCheckTimeoutMs: number;
   /** Backtracking-analysis time one instance spends per minute at most (the analysis blocks its event loop). */
   readonly regexCheckBudgetMs: number;
+  /** A document validation's deadline on the validation pool; past it the write is refused (issue 13). */
+  readonly validationTimeoutMs: number;
+  /** Worker threads that validate documents; 0: the cores but one (1–4). */
+  readonly validationThreads: number;
   /** The outermost settings layer (`VANCE_DEFAULT_SETTINGS`, a JSON object of strings). */
   readonly defaultSettings: Readonly<Record<string, string>>;
 }
@@ -113,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
     regexCheckTimeoutMs: intSetting(env, 'VANCE_REGEX_CHECK_TIMEOUT_MS', 300, 0, 60_000),
     regexCheckBudgetMs: intSetting(env, 'VANCE_REGEX_CHECK_BUDGET_MS', 3_000, 0, 60_000),
+    validationTimeoutMs: intSetting(env, 'VANCE_VALIDATION_TIMEOUT_MS', 20_000, 1, 600_000),
+    validationThreads: intSetting(env, 'VANCE_VALIDATION_THREADS', 0, 0, 64),
     defaultSettings: Object.freeze({ ...BUILT_IN_SETTINGS, ...jsonSettings(env.VANCE_DEFAULT_SETTINGS) }),
   });
 }

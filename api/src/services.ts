@@ -1,6 +1,7 @@
 import { CachedDocumentReader, DocumentCascade, type DocumentCacheOptions, type DocumentStore, type ResourceLayer } from './domain/cascade';
 import { DocumentService } from './domain/documents/document-service';
-import { DocumentValidator } from './domain/documents/document-validator';
+import { inlineChecker, type DocumentChecker } from './domain/documents/document-validator';
+import { createDocumentValidator } from './validation/document-validators';
 import { LayerTargetResolver } from './domain/documents/layer-target';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from './domain/events/document-changed';
 import type { EventBus } from './domain/events/event-bus';
@@ -8,9 +9,9 @@ import { IdentityService } from './domain/identity/identity-service';
 import type { IdentityStore } from './domain/identity/identity-store';
 import { SettingsService, type SettingsStore } from './domain/settings';
 import {
-  Manuals, RecipeCatalog, RecipeLoader, RecipePicker, RecipeResolver, recipeDocumentKind, type RecipeAuditEntry,
+  Manuals, RecipeCatalog, RecipeLoader, RecipePicker, RecipeResolver, type RecipeAuditEntry,
 } from './domain/recipes';
-import { SkillCatalog, SkillResolver, skillDocumentKind, type BacktrackingAnalyser } from './domain/skills';
+import { SkillCatalog, SkillResolver, type BacktrackingAnalyser } from './domain/skills';
 import { createEngineCommandDispatcher } from './domain/processes/commands';
 import { ProcessEvents } from './domain/processes/process-events';
 import { ProcessLane } from './domain/processes/process-lane';
@@ -47,7 +48,7 @@ export interface Services {
   readonly cache: CachedDocumentReader;
   readonly bus: EventBus;
   readonly settings: SettingsService;
-  readonly validator: DocumentValidator;
+  readonly validator: DocumentChecker;
   readonly templates: TemplateEngine;
   readonly skills: SkillResolver;
   readonly skillCatalog: SkillCatalog;
@@ -76,6 +77,8 @@ export interface ServiceAdapters {
   readonly templates: TemplateEngine;
   /** Save-time advice on trigger patterns that backtrack on other engines (issue 13); none: no advice. */
   readonly backtracking?: BacktrackingAnalyser;
+  /** Where documents are validated; default: on the calling thread with `templates` and `backtracking`. */
+  readonly documentChecker?: DocumentChecker;
   readonly processStore: ProcessStore;
   readonly laneLock: LaneLock;
   readonly triggers?: TriggerHook;
@@ -102,7 +105,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const cache = new CachedDocumentReader(adapters.documentStore, adapters.documentCache);
   const cascade = new DocumentCascade(cache, adapters.resources);
   const { templates } = adapters;
-  const validator = new DocumentValidator([skillDocumentKind(templates, adapters.backtracking), recipeDocumentKind(templates)]);
+  const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking));
   const documents = new DocumentService({
     targets, cascade, cache, validator, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
   });

@@ -161,3 +161,40 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
     },
   };
 }
+
+export interface ProbedAbuse<T> {
+  readonly result: T;
+  /** How long the abusive request took to answer. */
+  readonly abuseMs: number;
+  /** Each probe's round trip, for the probes sent while the abusive request was unanswered. */
+  readonly probeMs: readonly number[];
+}
+
+/**
+ * Issue 13: one tenant's costly request must not stall the others. Runs `abuse` and, while it is
+ * unanswered, `probe` (another tenant's trivial request) again and again, one at a time. If the
+ * server's event loop were held for most of the abuse, a probe sent meanwhile would wait about as
+ * long as the abuse itself; `expectServedDuring` asserts that none did — a ratio of two times
+ * measured in the same run, so a loaded machine, which slows both, keeps it true.
+ */
+export async function probeDuring<T>(abuse: () => Promise<T>, probe: () => Promise<void>): Promise<ProbedAbuse<T>> {
+  const started = performance.now();
+  let answeredAt: number | null = null;
+  const pending = abuse().finally(() => { answeredAt = performance.now(); });
+  const probeMs: number[] = [];
+  while (answeredAt === null) {
+    const sent = performance.now();
+    await probe();
+    if (sent < (answeredAt ?? Infinity)) probeMs.push(performance.now() - sent);
+  }
+  const result = await pending;
+  return { result, abuseMs: answeredAt! - started, probeMs };
+}
+
+export function expectServedDuring(probed: ProbedAbuse<unknown>): void {
+  const slowest = Math.max(...probed.probeMs);
+  const detail = `abuse ${probed.abuseMs.toFixed(0)} ms; ${probed.probeMs.length} probes, slowest ${slowest.toFixed(0)} ms`;
+  if (!(probed.probeMs.length >= 3 && slowest < probed.abuseMs / 2)) {
+    throw new Error(`another tenant was not served while the abuse ran (${detail})`);
+  }
+}

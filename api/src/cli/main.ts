@@ -3,11 +3,9 @@
  *   vance lint [--json] <dir>…   load every SKILL.md and recipe under the folders and print the
  *                                diagnostics as `file:line:col severity message`; exit 1 on errors.
  */
-import { DocumentValidator } from '../domain/documents/document-validator';
-import { recipeDocumentKind } from '../domain/recipes';
-import { skillDocumentKind } from '../domain/skills';
 import { RecheckAnalyser } from '../regex-analysis';
 import { NunjucksTemplateEngine } from '../templates';
+import { createDocumentValidator } from '../validation/document-validators';
 import { formatJson, formatText, lint } from './lint';
 
 const USAGE = 'usage: vance lint [--json] <dir>…';
@@ -29,7 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
   // An author's own run: a patient analysis (a second per pattern), no per-minute budget to share.
   const backtracking = new RecheckAnalyser({ timeoutMs: 1_000, budgetMsPerMinute: 60_000 });
-  const validator = new DocumentValidator([skillDocumentKind(templates, backtracking), recipeDocumentKind(templates)]);
+  const validator = createDocumentValidator(templates, backtracking);
   const report = await lint(roots, validator);
   console.log(json ? formatJson(report) : formatText(report));
   return report.errors > 0 ? 1 : 0;

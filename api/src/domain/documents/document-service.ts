@@ -10,7 +10,8 @@ import { findUnstorable } from '../shared/storable-text';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../events/document-changed';
 import type { EventBus } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
-import { DocumentInvalidError, hasErrors, type DocumentValidator } from './document-validator';
+import type { Diagnostic } from '../errors';
+import { DocumentInvalidError, hasErrors, type DocumentChecker } from './document-validator';
 import { LayerReadOnlyError } from './errors';
 import type { LayerTarget, LayerTargetResolver } from './layer-target';
 
@@ -22,7 +23,7 @@ export interface DocumentServiceDeps {
   readonly bus: EventBus;
   readonly maxDocumentBytes: number;
   /** Structured documents (skills, recipes) are checked before they are written. */
-  readonly validator?: DocumentValidator;
+  readonly validator?: DocumentChecker;
 }
 
 export interface PutOptions {
@@ -73,14 +74,23 @@ export class DocumentService {
     // The API refuses such text before any resolver; this also covers tools and scripts that write (issue 13).
     const unstorable = findUnstorable(content);
     if (unstorable) throw new InvalidInputError('UNSTORABLE_TEXT', `The content of '${normalized}' contains ${unstorable.what} at offset ${unstorable.index}; it cannot be stored`, 'content');
-    const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes > this.deps.maxDocumentBytes) throw new DocumentTooLargeError(normalized, bytes, this.deps.maxDocumentBytes);
-    const diagnostics = this.deps.validator?.validate(normalized, content) ?? [];
+    const diagnostics = await this.validate(normalized, content);
     if (!force && hasErrors(diagnostics)) throw new DocumentInvalidError(normalized, diagnostics);
     const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
     const doc = await this.deps.store.put({ ...ref, path: normalized, content, author: principal.user.login, ...versionArg(expectedVersion) });
     await this.announce(target, normalized, doc.version, 'PUT', principal);
     return { layer, projectId: doc.projectId, path: doc.path, content: doc.content, version: doc.version, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
+  }
+
+  /**
+   * The diagnostics a write of `content` at `path` would meet (validateDocument, putDocument): the
+   * size limit first, so that no validation reads more than a document may hold.
+   */
+  async validate(path: string, content: string): Promise<Diagnostic[]> {
+    const normalized = normalizeDocumentPath(path);
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > this.deps.maxDocumentBytes) throw new DocumentTooLargeError(normalized, bytes, this.deps.maxDocumentBytes);
+    return (await this.deps.validator?.validate(normalized, content)) ?? [];
   }
 
   /** Soft delete; the next lookup falls through to the next outer layer (seed 000 §8 "rollback"). */

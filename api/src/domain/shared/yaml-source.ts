@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { checkYamlStructure } from './yaml-structure';
 
 /**
  * A YAML text parsed with node positions, so every diagnostic can say where (line, column, 1-based)
@@ -20,8 +21,12 @@ export class YamlSource {
   private readonly lines = new LineCounter();
 
   constructor(readonly text: string, private readonly lineOffset = 0) {
-    this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, merge: true });
-    this.errors = this.document.errors.map((e) => ({ message: e.message.split('\n')[0] ?? e.message, ...this.positionOf(e.pos[0]) }));
+    // uniqueKeys: false — the library's check is quadratic; yaml-structure.ts does it in one pass.
+    this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: false, prettyErrors: false, merge: true });
+    const syntax = this.document.errors.map((e) => ({ message: syntaxMessage(e.message), ...this.positionOf(e.pos[0]) }));
+    this.errors = syntax.length > 0
+      ? syntax
+      : checkYamlStructure(this.document, true).map((p) => ({ message: p.message, ...this.positionOf(p.offset) }));
   }
 
   /** The plain JavaScript value (maps → objects, YAML 1.1 booleans → booleans). */
@@ -62,4 +67,10 @@ export class YamlSource {
     const { line, col } = this.lines.linePos(offset);
     return { line: line + this.lineOffset, column: col };
   }
+}
+
+/** The first line of the library's message; its recursion limit said as what it means. */
+function syntaxMessage(message: string): string {
+  if (/Maximum call stack size exceeded/.test(message)) return 'The YAML nests too deeply to be read';
+  return message.split('\n')[0] ?? message;
 }

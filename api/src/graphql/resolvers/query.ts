@@ -1,4 +1,3 @@
-import { normalizeDocumentPath } from '../../domain/cascade/document-path';
 import { jsonObject } from '../json-argument';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { documentModel, effectiveModel } from '../document-model';
@@ -37,7 +36,7 @@ export const Query: QueryResolvers = {
   settings: async (_p, { project }, ctx) => ctx.services.settings.list(await ctx.principal(), project),
   validateDocument: async (_p, { path, content }, ctx) => {
     await ctx.principal();
-    return ctx.services.validator.validate(normalizeDocumentPath(path), content);
+    return ctx.services.documents.validate(path, content);
   },
   skills: async (_p, { project, surface }, ctx) => ctx.services.skillCatalog.list(await ctx.principal(), project, surface ?? 'ALL'),
   skill: async (_p, { name, project }, ctx) => ctx.services.skillCatalog.get(await ctx.principal(), name, project),

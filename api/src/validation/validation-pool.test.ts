@@ -1,0 +1,74 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DocumentTooCostlyError } from '../domain/documents/document-validator';
+import { LimitExceededError } from '../domain/errors';
+import { DEFAULT_TEMPLATE_LIMITS, NunjucksTemplateEngine } from '../templates';
+import { createDocumentValidator } from './document-validators';
+import { ValidationPool, type ValidationPoolOptions } from './validation-pool';
+
+/**
+ * Issue 13 part 4: validation on worker threads. The pool must answer what the inline validator
+ * answers, stop a validation at its deadline (the worker is replaced, the next one is served), and
+ * refuse beyond its queue. A 1 MB recipe is the costly document: about a second of CPU to read, far
+ * beyond the deadlines below, so the limits are met however fast the machine is.
+ */
+const workerData = { templateLimits: DEFAULT_TEMPLATE_LIMITS, regexCheck: { timeoutMs: 0, budgetMsPerMinute: 0 } };
+const inline = createDocumentValidator(new NunjucksTemplateEngine({ sandbox: 'in-process' }));
+const pools: ValidationPool[] = [];
+const pool = (options: Partial<ValidationPoolOptions> = {}) => {
+  const created = new ValidationPool({ validator: createDocumentValidator(), workerData, timeoutMs: 120_000, threads: 1, ...options });
+  pools.push(created);
+  return created;
+};
+afterAll(async () => Promise.all(pools.map((p) => p.close())));
+
+function megabyteRecipe(): string {
+  let text = 'engine: ford\ndescription: a recipe near the size limit\nallowedSkills:\n';
+  for (let i = 0; text.length < 1_000_000; i++) text += `  - skill-${i}\n`;
+  return text;
+}
+
+const SAMPLES: [string, string][] = [
+  ['_vance/skills/good/SKILL.md', '---\nname: good\ndescription: fine\ntriggers:\n  - type: PATTERN\n    pattern: "deploy(ment)? to prod"\n---\nBody {{ x }}\n'],
+  ['_vance/skills/bad/SKILL.md', '---\nname: bad\ndescription: x\ndescription: y\n---\nBody {{ x\n'],
+  ['_vance/recipes/r.yaml', 'engine: ford\ndescription: x\npromptPrefix: "{% if %}"\nparams: {a: [1, {b: 2}]}\n'],
+  ['_vance/recipes/broken.yaml', 'engine: [ford\n'],
+];
+
+describe('ValidationPool', () => {
+  it.each(SAMPLES)('answers %s as the inline validator does', async (path, content) => {
+    expect(await pool().validate(path, content)).toEqual(inline.validate(path, content));
+  });
+
+  it('answers free documents without a worker', async () => {
+    const p = pool();
+    expect(await p.validate('notes/readme.md', 'anything: [')).toEqual([]);
+    expect(p.kindOf('notes/readme.md')).toBeNull();
+    expect(p.kindOf('_vance/recipes/r.yaml')).toBe('recipe');
+  });
+
+  it('reads a 1 MB recipe of 80,000 allowed skills', async () => {
+    expect(await pool().validate('_vance/recipes/big.yaml', megabyteRecipe())).toEqual([]);
+  });
+
+  it('stops a validation at its deadline with DOCUMENT_TOO_COSTLY, and serves the next one on a fresh worker', async () => {
+    const p = pool();
+    await p.validate(...SAMPLES[2]!); // a warm worker, so that the deadline meets the reading itself
+    const refused = await p.validate('_vance/recipes/big.yaml', megabyteRecipe(), 5).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DocumentTooCostlyError);
+    expect(refused).toMatchObject({ code: 'DOCUMENT_TOO_COSTLY', category: 'BAD_INPUT' });
+    expect((refused as Error).message).toContain('longer than 5 ms');
+    // The worker that ran it was terminated; the next validation gets a fresh one.
+    expect(await p.validate(...SAMPLES[2]!)).toEqual(inline.validate(...SAMPLES[2]!));
+  });
+
+  it('refuses beyond its queue with RATE_LIMITED, and validates what it took', async () => {
+    const p = pool({ maxQueue: 1 });
+    const big = megabyteRecipe();
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => p.validate('_vance/recipes/big.yaml', big).then(() => 'ok', (e: unknown) => e)));
+    const refused = outcomes.filter((o) => o instanceof LimitExceededError);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused[0]).toMatchObject({ code: 'RATE_LIMITED', limit: 'validationQueue', max: 1 });
+    expect(outcomes.filter((o) => o === 'ok').length).toBeGreaterThanOrEqual(1);
+    expect(outcomes.every((o) => o === 'ok' || o instanceof LimitExceededError)).toBe(true);
+  });
+});
