@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runBench as abuse } from './abuse';
 import type { Bench } from './harness';
 import { runBench as run } from './run';
 import { runBench as scripts } from './scripts';
@@ -19,6 +20,7 @@ const BENCHES: [name: string, bench: Bench, tables: string[]][] = [
   ['turns', turns, ['Turn overhead, turn ÷ bare', 'Fan-out, many ÷ 1 subscriber']],
   ['scripts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip']],
   ['triggers', triggers, ['naive ÷ index']],
+  ['abuse', abuse, ['Abuse: probe p50 ÷ baseline p50', 'Abuse: probe p99 ÷ baseline p99', 'Abuse: RSS after ÷ before']],
 ];
 
 describe('benchmarks in their tiny configuration', () => {

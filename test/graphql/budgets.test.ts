@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import { ADMIN_TOKEN, collect, startTestVance, type GraphQLResult, type TestVance } from './harness';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ADMIN_TOKEN, collect, probeDuring, startTestVance, type GraphQLResult, type TestVance } from './harness';
 
 const LIMITS = {
   VANCE_RATE_MUTATIONS_PER_TOKEN: '5',
@@ -21,6 +23,7 @@ const PUT = 'mutation($path: String!) { putDocument(layer: USER, path: $path, co
 const SPAWN = 'mutation { spawnProcess(input: { project: "work" }) { id } }';
 const SEND = 'mutation($id: ID!) { sendMessage(processId: $id, text: "hello") { id } }';
 const CHANGED = 'subscription { documentChanged(project: "work") { path } }';
+const FLOOD = path.join(__dirname, '../support/ws-flood.cjs');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(testDatabases())('per-principal budgets ($name)', (driver) => {
@@ -144,6 +147,35 @@ describe.each(testDatabases())('per-principal budgets ($name)', (driver) => {
     await open[0]!.done;
     const again = collect(client, CHANGED);
     await writeUntilSeen(lou!, [again, open[1]!, open[2]!]);
+  });
+
+  it('refuses a burst of 5,000 subscribe messages on one socket by its cap and cuts the flooding socket off; another tenant is answered', async () => {
+    const [pat] = await tenantWith('pat');
+    const [quinn] = await tenantWith('quinn');
+    // Issue 13: 5,000 were accepted; with the caps alone, each refusal still cost a parse and a
+    // validation, and ws hands a burst of frames over in one task. The flood comes from another
+    // process (support/ws-flood.cjs), as it would from another machine.
+    const probe = async () => ok(await post('{ me { login } }', {}, quinn!));
+    const probed = await probeDuring(async () => {
+      const child = spawn(process.execPath, [FLOOD, t.url.replace(/^http/, 'ws'), pat!, '5000', CHANGED], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+      await new Promise((resolve) => child.once('exit', resolve));
+      return JSON.parse(out) as { refusals: Record<string, number>; answered: number; closed: boolean };
+    }, probe);
+    const { refusals, answered, closed } = probed.result;
+    // Every refusal names the cap; past REFUSALS_BEFORE_CLOSE (100) the server may cut the socket off
+    // before it has answered the rest (how many it answered depends on how the frames arrived).
+    // (the reset that cuts it off may also drop refusals the client had not read yet).
+    if (closed) expect(Object.keys(refusals).every((limit) => limit === 'subscriptionsPerConnection')).toBe(true);
+    else expect(refusals).toEqual({ subscriptionsPerConnection: 5_000 - 3 });
+    expect(closed || answered === 5_000 - 3).toBe(true);
+    // The other tenant's queries were answered meanwhile. Not asserted as a ratio: ws dispatches the
+    // frames a socket already delivered in one task even after it is cut off, so a burst still holds
+    // the loop for a moment (npm run bench:abuse measures it; the issue note has the figure).
+    expect(probed.probeMs.length).toBeGreaterThanOrEqual(1);
+    const after = await post('{ me { login } }', {}, quinn!);
+    ok(after);
   });
 
   it('refuses a subscription over subscriptionsPerToken across connections, frees a closed connection\'s, and leaves other tokens alone', async () => {

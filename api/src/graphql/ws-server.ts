@@ -7,6 +7,7 @@
 import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Context, Disposable, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
 import { DomainError } from '../domain/errors';
@@ -39,20 +40,52 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
       return anonymous(ctx) ? { ...formatted, message: withoutSuggestions(formatted.message) } : formatted;
     });
 
-  async function prepare(ctx: WsContext, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
-    const refused = guard.limits.checkSource(payload.query);
+  // Parsed and validated documents by text (as Apollo keeps them on HTTP): a client that opens many
+  // subscriptions with one query pays for one validation.
+  const documents = new LRUCache<string, DocumentNode | readonly GraphQLError[]>({ max: 1_000, maxSize: 8_000_000, sizeCalculation: (_v, key) => key.length });
+  function checked(query: string, hideSuggestions: boolean): DocumentNode | readonly GraphQLError[] {
+    const key = `${hideSuggestions ? 'a' : 't'}${query}`;
+    let known = documents.get(key);
+    if (known === undefined) {
+      known = checkQuery(query, hideSuggestions);
+      documents.set(key, known);
+    }
+    return known;
+  }
+  function checkQuery(query: string, hideSuggestions: boolean): DocumentNode | readonly GraphQLError[] {
+    const refused = guard.limits.checkSource(query);
     if (refused) return [refused];
     let document: DocumentNode;
     try {
-      document = parse(payload.query);
+      document = parse(query);
     } catch (err) {
       if (err instanceof GraphQLError) return [err];
       throw err;
     }
     const tooMuch = guard.limits.checkDocument(schema, document);
     if (tooMuch) return [tooMuch];
-    const invalid = validate(schema, document, specifiedRules, { hideSuggestions: anonymous(ctx) });
-    if (invalid.length > 0) return invalid;
+    const invalid = validate(schema, document, specifiedRules, { hideSuggestions });
+    return invalid.length > 0 ? invalid : document;
+  }
+
+  const refused = new WeakMap<WsContext, number>();
+
+  async function prepare(ctx: WsContext, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    // A connection at its subscription cap takes no new operation until it completes one.
+    // A socket already cut off still has its buffered frames dispatched; each gets one shared answer.
+    if ((refused.get(ctx) ?? 0) > REFUSALS_BEFORE_CLOSE) return CUT_OFF;
+    const full = caps.full(ctx);
+    if (full) {
+      // A client that keeps asking past its cap is flooding: ws hands a burst of frames over in one
+      // task, so 5,000 refusals still held the event loop a second. Past REFUSALS_BEFORE_CLOSE it is
+      // cut off (close 4429), and the frames it already sent are dropped with the socket.
+      const refusals = (refused.get(ctx) ?? 0) + 1;
+      refused.set(ctx, refusals);
+      if (refusals > REFUSALS_BEFORE_CLOSE) socketOf(ctx)?.terminate();
+      return [new GraphQLError(full.message, { originalError: full })];
+    }
+    const document = checked(payload.query, anonymous(ctx));
+    if (!('kind' in document)) return document;
     const operation = getOperationAST(document, payload.operationName);
     if (!operation) return [new GraphQLError('Unable to identify the operation: give a known operationName')];
     const contextValue = createContext(services, logger, authorizationOf(ctx));
@@ -89,6 +122,14 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
     },
     options.wsServer,
   );
+}
+
+/** Subscriptions a connection at its cap may still ask for (each refused) before it is cut off. */
+export const REFUSALS_BEFORE_CLOSE = 100;
+const CUT_OFF: readonly GraphQLError[] = Object.freeze([new GraphQLError('This connection asked past its subscription cap too often and was closed')]);
+
+function socketOf(ctx: WsContext): { terminate(): void } | undefined {
+  return (ctx.extra as { socket?: { terminate(): void } } | undefined)?.socket;
 }
 
 function authorizationOf(ctx: WsContext): string | null {

@@ -1,0 +1,205 @@
+/**
+ * Abuse (issue 13 "Measured"): for each attack an ordinary account tried, the attack's answer time,
+ * and a trivial query of ANOTHER tenant during it, as p50/p99 ÷ the same query's p50/p99 measured
+ * without it in the same run; the event-loop delay (monitorEventLoopDelay) max during the attack; and
+ * the server's RSS after it (after a full GC) ÷ its RSS before. Targets of the issue: every latency
+ * ratio ≤ 2, event-loop max < 100 ms, RSS back within 10 %.
+ *
+ *   node --no-node-snapshot --import tsx test/bench/abuse.ts      (BENCH_TINY=1 for the test's sizes)
+ *
+ * The server runs in this process (startVance over PGlite, or PostgreSQL with TEST_DATABASE_URL), so
+ * the event-loop delay measured is the server's own. The probe is `{ me { login } }` of tenant
+ * globex's user, sent one at a time over HTTP for as long as the attack is unanswered. Numbers are
+ * printed, never asserted.
+ */
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { spawn as spawnChild } from 'node:child_process';
+import { startVance, type RunningVance } from '../../api/src/app';
+import { loadConfig } from '../../api/src/config';
+import { OfflineProvider } from '../../api/src/llm';
+import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
+import { benchDatabase } from '../support/databases';
+import { BenchReport, collectGarbage, runAsScript, type BenchOptions, type RatioRow } from './harness';
+
+const TOKEN = 'bench-admin-token-0123456789';
+const FLOOD = path.join(__dirname, '../support/ws-flood.cjs');
+interface Gql { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] }
+
+function pct(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const fill = (head: string, line: (i: number) => string, size: number, tail = ''): string => {
+  let text = head;
+  for (let i = 0; text.length < size; i++) text += line(i);
+  return text + tail;
+};
+
+interface Attack {
+  readonly name: string;
+  /** Sends the attack; resolves with a short outcome once it is answered (or, for a turn, finished). */
+  run(): Promise<string>;
+}
+
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const tiny = options.tiny ?? false;
+  const report = new BenchReport(options.print);
+  const print = report.print;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-abuse-'));
+  const database = await benchDatabase().open();
+  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(tiny ? { VANCE_SCRIPT_TIMEOUT_MS: '300' } : {}) });
+  const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
+  try {
+    const gql = async (query: string, variables: Record<string, unknown> = {}, token: string | null = TOKEN): Promise<Gql> => {
+      const res = await fetch(vance.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await res.json()) as Gql;
+    };
+    const must = async (query: string, variables: Record<string, unknown> = {}, token: string | null = TOKEN): Promise<any> => {
+      const r = await gql(query, variables, token);
+      if (r.errors) throw new Error(`${query.slice(0, 50)}: ${JSON.stringify(r.errors)}`);
+      return r.data;
+    };
+    await must('mutation { createProject(name: "lab") { id } }');
+    const mallory = (await must('mutation { createUser(login: "mallory") { token } }')).createUser.token as string;
+    await must('mutation { addProjectMember(project: "lab", login: "mallory", role: ADMIN) { role } }');
+    await must('mutation { createTenant(name: "globex") { id } }');
+    const olga = (await must('mutation { createUser(login: "olga", tenant: "globex") { token } }')).createUser.token as string;
+    const probe = async (): Promise<number> => {
+      const sent = performance.now();
+      const r = await gql('{ me { login } }', {}, olga);
+      if (r.data?.me?.login !== 'olga') throw new Error(`probe failed: ${JSON.stringify(r)}`);
+      return performance.now() - sent;
+    };
+    const put = (path: string, content: string, force = false) => gql(
+      'mutation P($path: String!, $content: String!, $force: Boolean) { putDocument(layer: PROJECT, project: "lab", path: $path, content: $content, force: $force) { version } }',
+      { path, content, force }, mallory);
+    const validate = (path: string, content: string) => gql('query V($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { severity } }', { path, content }, mallory);
+    const outcome = (r: Gql, ok: (data: any) => string): string => (r.errors ? String(r.errors[0]?.extensions?.code ?? r.errors[0]?.message) : ok(r.data));
+
+    // A turn of mallory's own process, timed to its TurnFinished/TurnFailed on this instance's bus.
+    const spawn = async (recipe: string): Promise<string> =>
+      (await must(`mutation { spawnProcess(input: { project: "lab", recipe: "${recipe}" }) { id } }`, {}, mallory)).spawnProcess.id as string;
+    const turn = async (processId: string, text: string): Promise<string> => {
+      const ended = new Promise<string>((resolve) => {
+        const off = vance.services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
+          if (e.processId === processId && (e.type === 'TurnFinished' || e.type === 'TurnFailed')) {
+            off();
+            resolve(e.type);
+          }
+        });
+      });
+      const sent = await gql('mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }', { id: processId, text }, mallory);
+      if (sent.errors) return outcome(sent, () => '');
+      return ended;
+    };
+
+    // Fixtures: a quick recipe; a skill with a backtracking trigger; a skill whose script loops on a binding.
+    await must('mutation P($c: String!) { putDocument(layer: PROJECT, project: "lab", path: "_vance/recipes/quick.yaml", content: $c) { version } }',
+      { c: 'description: Quick worker\nengine: ford\nparams:\n  validation: false\n  maxIterations: 3\n' }, mallory);
+    await must('mutation P($c: String!) { putDocument(layer: PROJECT, project: "lab", path: "_vance/skills/redos/SKILL.md", content: $c) { version } }',
+      { c: "---\ntitle: Redos\ndescription: Fires on a run of a ending in b\nversion: 1.0.0\ntriggers:\n  - type: PATTERN\n    pattern: '(a{1,5})+b'\n  - type: PATTERN\n    pattern: '.*a.*x'\n---\nOn.\n" }, mallory);
+    await must('mutation P($c: String!) { putDocument(layer: PROJECT, project: "lab", path: "_vance/skills/loop/SKILL.md", content: $c) { version } }',
+      { c: '---\ntitle: Loop\ndescription: Logs forever\nversion: "1.0.0"\nscripts:\n  - name: spin\n    target: BRAIN\n    file: scripts/spin.js\n    description: Logs in a loop.\n---\nLoop.\n' }, mallory);
+    await must('mutation P($c: String!) { putDocument(layer: PROJECT, project: "lab", path: "_vance/skills/loop/scripts/spin.js", content: $c) { version } }',
+      { c: "for (;;) vance.log('info', 'x')" }, mallory);
+    const redosProcess = await spawn('quick');
+    const loopProcess = await spawn('quick');
+    await must('mutation A($id: ID!) { activateSkill(processId: $id, name: "loop") { outcome } }', { id: loopProcess }, mallory);
+    const argsProcess = await spawn('quick');
+
+    const scale = tiny ? 0.05 : 1;
+    // Payloads are built before any timing: the attacker's own work is not the server's.
+    const manySkills = fill('engine: ford\ndescription: x\nallowedSkills:\n', (i) => `  - skill-${i}\n`, 549_000 * scale);
+    const flowMap = fill('engine: ford\ndescription: x\nparams: {', (i) => `k${i}: ${i}, `, 1_000_000 * scale, 'z: 0}\n');
+    const manyTriggers = fill('---\ntitle: Many\ndescription: x\nversion: 1.0.0\ntriggers:\n', (i) => `  - type: KEYWORDS\n    keywords: [w${i}]\n`, 808_000 * scale, '---\nBody\n');
+    const forcedRecipe = fill('engine: ford\nallowedSkills:\n', (i) => `  - skill-${i}\n`, 549_000 * scale);
+    const bigArgument = `call doc_read {"path": "${'x'.repeat(tiny ? 100_000 : 5_000_000)}"}`;
+    const longMessage = 'a'.repeat(tiny ? 300 : 10_000);
+    const aliases = Array.from({ length: tiny ? 300 : 30_000 }, (_, i) => `a${i}: __typename`).join(' ');
+    const attacks: Attack[] = [
+      { name: 'control: an ordinary turn ("hello")', run: () => turn(redosProcess, 'hello') },
+      { name: `trigger \`(a{1,5})+b\` on ${34} × a (a turn)`, run: () => turn(redosProcess, 'a'.repeat(34)) },
+      { name: `trigger \`.*a.*x\` on ${tiny ? 300 : 10_000} chars (a turn)`, run: () => turn(redosProcess, longMessage) },
+      { name: `anonymous query of ${tiny ? 300 : '30,000'} aliases`, run: async () => outcome(await gql(`{ ${aliases} }`, {}, null), () => 'answered') },
+      { name: `validateDocument, ${tiny ? '4,000' : '80,000'}-entry allowedSkills`, run: async () => outcome(await validate('_vance/recipes/many.yaml', manySkills), (d) => `${d.validateDocument.length} diagnostics`) },
+      { name: 'validateDocument, 1 MB flow map', run: async () => outcome(await validate('_vance/recipes/flow.yaml', flowMap), (d) => `${d.validateDocument.length} diagnostics`) },
+      { name: `putDocument, ${tiny ? '1,000' : '20,000'}-trigger skill`, run: async () => outcome(await put('_vance/skills/many/SKILL.md', manyTriggers), (d) => `version ${d.putDocument.version}`) },
+      { name: 'forced 549 KB recipe, then `recipes` (first load)', run: async () => {
+        const forced = await put('_vance/recipes/forced.yaml', forcedRecipe, true);
+        if (forced.errors) return outcome(forced, () => '');
+        return outcome(await gql('{ recipes(project: "lab") { count } }', {}, mallory), (d) => `${d.recipes.count} recipes`);
+      } },
+      { name: `tool-call argument of ${tiny ? '0.1' : '5'} MB (a turn)`, run: () => turn(argsProcess, bigArgument) },
+      { name: 'script calling vance.log in a loop (a turn)', run: () => turn(loopProcess, 'call skill_loop__spin {}') },
+      { name: `${tiny ? 500 : '5,000'} subscribe messages at once on one socket (another process)`, run: async () => {
+        // From another process, as from another machine: the flood's own sending is not the server's work.
+        const child = spawnChild(process.execPath, [FLOOD, vance.url.replace(/^http/, 'ws'), mallory, String(tiny ? 500 : 5_000), 'subscription { documentChanged(project: "lab") { path } }'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+        await new Promise((resolve) => child.once('exit', resolve));
+        const { refusals, closed } = JSON.parse(out) as { refusals: Record<string, number>; closed: boolean };
+        return `${Object.values(refusals).reduce((a, b) => a + b, 0)} refusals read${closed ? ', socket cut off' : ''}`;
+      } },
+    ];
+
+    // Baseline: the probe alone.
+    for (let i = 0; i < 20; i++) await probe();
+    const baseline: number[] = [];
+    for (let i = 0; i < (tiny ? 30 : 300); i++) baseline.push(await probe());
+    const base50 = pct(baseline, 50);
+    const base99 = pct(baseline, 99);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    await new Promise((r) => setTimeout(r, 200));
+    const idleLoopMax = loop.max / 1e6;
+
+    print('');
+    print(`## Abuse: another tenant's trivial query during each attack, ÷ the same query alone (baseline p50 ${f(base50)} ms, p99 ${f(base99)} ms; event loop max idle ${f(idleLoopMax, 1)} ms)`);
+    print('');
+    print('| attack | outcome | answer (ms) | probes | p50 ratio | p99 ratio | event loop max (ms) | RSS after ÷ before |');
+    print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const attack of attacks) {
+      collectGarbage();
+      const rssBefore = process.memoryUsage().rss;
+      loop.reset();
+      const started = performance.now();
+      let answered: number | null = null;
+      const pending = attack.run().finally(() => { answered = performance.now(); });
+      const during: number[] = [];
+      while (answered === null) {
+        const sent = performance.now();
+        const ms = await probe();
+        if (sent < (answered ?? Infinity)) during.push(ms);
+      }
+      const result = await pending.catch((e: unknown) => `threw: ${(e as Error).message.slice(0, 60)}`);
+      const loopMax = loop.max / 1e6;
+      collectGarbage();
+      await new Promise((r) => setTimeout(r, 100));
+      collectGarbage();
+      const rss = process.memoryUsage().rss / rssBefore;
+      const r50 = report.ratio('Abuse: probe p50 ÷ baseline p50', attack.name, pct(during, 50) / base50);
+      const r99 = report.ratio('Abuse: probe p99 ÷ baseline p99', attack.name, pct(during, 99) / base99);
+      report.ratio('Abuse: RSS after ÷ before', attack.name, rss);
+      print(`| ${attack.name} | ${result} | ${f(answered! - started, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
+    }
+    loop.disable();
+    print('');
+    return report.rows;
+  } finally {
+    await vance.close();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+runAsScript(__filename, runBench);

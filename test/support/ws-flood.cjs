@@ -1,0 +1,35 @@
+// A graphql-ws client in its own process that sends COUNT subscribe messages at once on one socket
+// and reports how the server answered (issue 13): the flood must not share the event loop of the
+// server it floods, or the test would measure its own sending. Usage:
+//   node ws-flood.cjs <ws-url> <token> <count> <query>   → prints {"refusals":{limit:n},"answered":n,"closed":bool}
+const WebSocket = require('ws');
+
+const [url, token, countText, query] = process.argv.slice(2);
+const count = Number(countText);
+const socket = new WebSocket(url, 'graphql-transport-ws');
+const refusals = {};
+let answered = 0;
+let done = false;
+const finish = (closed) => {
+  if (done) return;
+  done = true;
+  process.stdout.write(`${JSON.stringify({ refusals, answered, closed })}\n`);
+  socket.terminate();
+  process.exit(0);
+};
+socket.on('message', (raw) => {
+  const message = JSON.parse(raw.toString());
+  if (message.type === 'connection_ack') {
+    for (let i = 0; i < count; i++) socket.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: { query } }));
+  } else if (message.type === 'error' && message.id) {
+    const limit = message.payload?.[0]?.extensions?.limit ?? message.payload?.[0]?.message;
+    refusals[limit] = (refusals[limit] ?? 0) + 1;
+    answered++;
+  } else if (message.type === 'next' || message.type === 'complete') {
+    answered++;
+  }
+});
+socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+socket.on('close', () => finish(true));
+// Subscriptions that were accepted never answer; once the refusals stop coming, report.
+setInterval(() => { if (answered >= count - 3) finish(false); }, 20);
