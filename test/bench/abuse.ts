@@ -19,7 +19,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { spawn as spawnChild } from 'node:child_process';
-import { startVance, type RunningVance } from '../../api/src/app';
+import { startVance } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
 import { OfflineProvider } from '../../api/src/llm';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
@@ -27,7 +27,7 @@ import { benchDatabase } from '../support/databases';
 import { BenchReport, collectGarbage, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const TOKEN = 'bench-admin-token-0123456789';
-const FLOOD = path.join(__dirname, '../support/ws-flood.cjs');
+const FLOOD = path.join(__dirname, '../support/ws-flood.ts');
 interface Gql { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] }
 
 function pct(values: readonly number[], p: number): number {
@@ -143,7 +143,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       { name: 'script calling vance.log in a loop (a turn)', run: () => turn(loopProcess, 'call skill_loop__spin {}') },
       { name: `${tiny ? 500 : '5,000'} subscribe messages at once on one socket (another process)`, run: async () => {
         // From another process, as from another machine: the flood's own sending is not the server's work.
-        const child = spawnChild(process.execPath, [FLOOD, vance.url.replace(/^http/, 'ws'), mallory, String(tiny ? 500 : 5_000), 'subscription { documentChanged(project: "lab") { path } }'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawnChild(process.execPath, ['--import', 'tsx', FLOOD, vance.url.replace(/^http/, 'ws'), mallory, String(tiny ? 500 : 5_000), 'subscription { documentChanged(project: "lab") { path } }'], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
         await new Promise((resolve) => child.once('exit', resolve));

@@ -23,7 +23,7 @@ const PUT = 'mutation($path: String!) { putDocument(layer: USER, path: $path, co
 const SPAWN = 'mutation { spawnProcess(input: { project: "work" }) { id } }';
 const SEND = 'mutation($id: ID!) { sendMessage(processId: $id, text: "hello") { id } }';
 const CHANGED = 'subscription { documentChanged(project: "work") { path } }';
-const FLOOD = path.join(__dirname, '../support/ws-flood.cjs');
+const FLOOD = path.join(__dirname, '../support/ws-flood.ts');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(testDatabases())('per-principal budgets ($name)', (driver) => {
@@ -154,10 +154,10 @@ describe.each(testDatabases())('per-principal budgets ($name)', (driver) => {
     const [quinn] = await tenantWith('quinn');
     // Issue 13: 5,000 were accepted; with the caps alone, each refusal still cost a parse and a
     // validation, and ws hands a burst of frames over in one task. The flood comes from another
-    // process (support/ws-flood.cjs), as it would from another machine.
+    // process (support/ws-flood.ts), as it would from another machine.
     const probe = async () => ok(await post('{ me { login } }', {}, quinn!));
     const probed = await probeDuring(async () => {
-      const child = spawn(process.execPath, [FLOOD, t.url.replace(/^http/, 'ws'), pat!, '5000', CHANGED], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', FLOOD, t.url.replace(/^http/, 'ws'), pat!, '5000', CHANGED], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
       await new Promise((resolve) => child.once('exit', resolve));

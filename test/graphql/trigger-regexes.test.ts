@@ -119,4 +119,19 @@ describe.each(testDatabases())('trigger regexes that cannot run away ($name)', (
     expect(events.at(-1)!.type).toBe('TurnFinished');
     expect(verdict(events)).toMatchObject({ on: true, reason: expect.stringContaining(`/${ATTACK}/`) });
   });
+
+  it('refuses a message over the length limit, and activates nothing', async () => {
+    // Before: the 5 MB text was matched against every trigger (2.2 s on the event loop) and a matching
+    // skill was activated — and only then was the message refused as too long.
+    const fresh = (await t.gql(SPAWN, { input: { project: 'lab', recipe: 'default' } }, eve)).data!.spawnProcess.id as string;
+    const seen = await t.bus.listening('process_events', () => collect<{ processEvents: { type: string } }>(t.ws(eve), 'subscription P($id: ID!) { processEvents(processId: $id) { type } }', { id: fresh }));
+    const r = await t.gql(SEND, { id: fresh, text: `${'a'.repeat(200_000)}b` }, eve);
+    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'MESSAGE_TOO_LARGE' });
+    // A message that fits comes after it, and its MESSAGE_QUEUED closes the window: no activation in between.
+    expect((await t.gql(SEND, { id: fresh, text: 'hello' }, eve)).errors).toBeUndefined();
+    const types: string[] = [];
+    while (!types.includes('MESSAGE_QUEUED')) types.push((await seen.next()).data!.processEvents.type);
+    expect(types).toEqual(['MESSAGE_QUEUED']);
+    seen.stop();
+  });
 });

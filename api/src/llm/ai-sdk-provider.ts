@@ -45,6 +45,8 @@ import type { JSONSchema7, LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { endpointCredential } from '../domain/llm/endpoint-credential';
 import { ModelCallError } from '../domain/llm/errors';
+import { MAX_TOOL_ARGUMENT_CHARS } from '../domain/tools/tool-call-bounds';
+import { boundedFetch, DEFAULT_MAX_MODEL_RESPONSE_BYTES, ResponseTooLargeError } from './bounded-fetch';
 import type { ChatMessage, FinishReason, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
 import type { SamplingParams } from '../domain/recipes/sampling-params';
 import type { SettingsReader } from '../domain/settings/settings-reader';
@@ -62,6 +64,8 @@ type FetchFunction = typeof globalThis.fetch;
 export interface AiSdkProviderOptions {
   /** A fetch to use instead of the global one (tests, proxies). */
   readonly fetch?: FetchFunction;
+  /** The most bytes one provider response may hold (bounded-fetch.ts); default 32 MiB. */
+  readonly maxResponseBytes?: number;
   /**
    * Receives the SDK's call warnings (an unsupported setting, a compatibility mode), one line each, e.g.
    * to log them through pino. The SDK also prints them to the console unless
@@ -150,6 +154,11 @@ export class AiSdkProvider implements ModelProvider {
       });
 
       let finished = false;
+      const inputChars = new Map<string, number>();
+      const tooLarge = (what: string) => {
+        cancel.abort(new Error(what));
+        return new ModelCallError('PROVIDER_ERROR', `${provider} (model ${request.model}) sent too much: ${what}; the call was stopped`, provider);
+      };
       for await (const part of result.fullStream) {
         // The idle timer runs only while we wait for the provider, not while our consumer handles a yield.
         clearTimeout(timer);
@@ -162,9 +171,16 @@ export class AiSdkProvider implements ModelProvider {
             received = true;
             yield { type: 'tool-call', call: { id: part.toolCallId, name: part.toolName, arguments: toArguments(part.input) } };
             break;
+          case 'tool-input-delta': {
+            received = true;
+            // Counted as they stream, so an endless argument is stopped before the SDK buffers and parses it (issue 13).
+            const chars = (inputChars.get(part.id) ?? 0) + part.delta.length;
+            inputChars.set(part.id, chars);
+            if (chars > MAX_TOOL_ARGUMENT_CHARS) throw tooLarge(`the arguments of one tool call exceed ${MAX_TOOL_ARGUMENT_CHARS} characters`);
+            break;
+          }
           case 'reasoning-delta':
           case 'tool-input-start':
-          case 'tool-input-delta':
           case 'text-start':
             received = true;
             break;
@@ -199,7 +215,7 @@ export class AiSdkProvider implements ModelProvider {
   }
 
   private async resolveModel(provider: AiSdkProviderName, model: string, settings: SettingsReader): Promise<ResolvedModel> {
-    const fetch = this.options.fetch;
+    const fetch = boundedFetch(this.options.fetch ?? globalThis.fetch, this.options.maxResponseBytes ?? DEFAULT_MAX_MODEL_RESPONSE_BYTES);
     const setting = async (key: string) => {
       const value = (await settings.get(key))?.trim();
       return value === undefined || value === '' ? undefined : value;
@@ -378,6 +394,8 @@ export function toModelCallError(error: unknown, provider: string, received: boo
   let e = error;
   if (RetryError.isInstance(e)) e = e.lastError;
   const scrub = (text: string) => scrubSecrets(text, secrets);
+  const tooLarge = e instanceof ResponseTooLargeError ? e : (e as { cause?: unknown } | null)?.cause instanceof ResponseTooLargeError ? (e as { cause: ResponseTooLargeError }).cause : null;
+  if (tooLarge) return new ModelCallError('PROVIDER_ERROR', `${provider} sent too much: ${tooLarge.message}; the call was stopped`, provider);
   if (APICallError.isInstance(e)) {
     if (e.statusCode !== undefined) {
       const detail = providerMessage(e.responseBody) ?? e.message;

@@ -19,7 +19,12 @@ export interface SpawnProcessInput extends SpawnRequest {
   readonly project: string;
 }
 
-const MAX_MESSAGE_LENGTH = 200_000;
+export const MAX_MESSAGE_LENGTH = 200_000;
+
+/** Refuses a message over MAX_MESSAGE_LENGTH — before anything reads it (trigger matching costs time in its length). */
+export function checkMessageLength(text: string): void {
+  if (text.length > MAX_MESSAGE_LENGTH) throw new InvalidInputError('MESSAGE_TOO_LARGE', `A message may hold at most ${MAX_MESSAGE_LENGTH} characters`, 'text');
+}
 
 /**
  * Processes as API callers see them: spawn, read, list, and the lane primitives every steering
@@ -101,9 +106,7 @@ export class ProcessService {
     const mark = (e: ProcessEvent): ProcessEvent => (about.private ? { ...e, private: true } : e);
     const queued: PendingMessage[] = [];
     for (const message of messages) {
-      if (message.content.length > MAX_MESSAGE_LENGTH) {
-        throw new InvalidInputError('MESSAGE_TOO_LARGE', `A message may hold at most ${MAX_MESSAGE_LENGTH} characters`, 'text');
-      }
+      checkMessageLength(message.content);
       // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
       const pending = await this.deps.store.appendPending(process.tenantId, process.id, { ...message, content: toStorable(message.content).text });
       queued.push(pending);

@@ -6,7 +6,7 @@ import type { ResolvedSkill, SkillResolver } from '../skills/skill-resolver';
 import type { PendingMessage, Process } from './process';
 import type { ProcessEvent } from './process-event';
 import type { NewPendingMessage } from './process-store';
-import type { ProcessService } from './process-service';
+import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
@@ -145,6 +145,8 @@ export class SkillActivationService {
   /** Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. The owner's alone (owner-view.ts, rule 2). */
   sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
     const { processes } = this.deps;
+    // First: the trigger scan below reads the whole text, and a refusal must change nothing (issue 13).
+    checkMessageLength(text);
     return processes.onLane(principal, processId, async (process) => {
       if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
       let current = process;

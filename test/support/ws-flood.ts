@@ -1,28 +1,28 @@
 // A graphql-ws client in its own process that sends COUNT subscribe messages at once on one socket
 // and reports how the server answered (issue 13): the flood must not share the event loop of the
 // server it floods, or the test would measure its own sending. Usage:
-//   node ws-flood.cjs <ws-url> <token> <count> <query>   → prints {"refusals":{limit:n},"answered":n,"closed":bool}
-const WebSocket = require('ws');
+//   node --import tsx ws-flood.ts <ws-url> <token> <count> <query>   → prints {"refusals":{limit:n},"answered":n,"closed":bool}
+import WebSocket from 'ws';
 
-const [url, token, countText, query] = process.argv.slice(2);
+const [url = '', token = '', countText = '0', query = ''] = process.argv.slice(2);
 const count = Number(countText);
 const socket = new WebSocket(url, 'graphql-transport-ws');
-const refusals = {};
+const refusals: Record<string, number> = {};
 let answered = 0;
 let done = false;
-const finish = (closed) => {
+const finish = (closed: boolean): void => {
   if (done) return;
   done = true;
   process.stdout.write(`${JSON.stringify({ refusals, answered, closed })}\n`);
   socket.terminate();
   process.exit(0);
 };
-socket.on('message', (raw) => {
-  const message = JSON.parse(raw.toString());
+socket.on('message', (raw: Buffer) => {
+  const message = JSON.parse(raw.toString()) as { type: string; id?: string; payload?: { message?: string; extensions?: { limit?: string } }[] };
   if (message.type === 'connection_ack') {
     for (let i = 0; i < count; i++) socket.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: { query } }));
   } else if (message.type === 'error' && message.id) {
-    const limit = message.payload?.[0]?.extensions?.limit ?? message.payload?.[0]?.message;
+    const limit = message.payload?.[0]?.extensions?.limit ?? message.payload?.[0]?.message ?? 'unknown';
     refusals[limit] = (refusals[limit] ?? 0) + 1;
     answered++;
   } else if (message.type === 'next' || message.type === 'complete') {
