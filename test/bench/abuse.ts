@@ -27,6 +27,7 @@ import { benchDatabase } from '../support/databases';
 import { BenchReport, collectGarbage, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const TOKEN = 'bench-admin-token-0123456789';
+const ATTACK_TIMEOUT_MS = 60_000;
 const FLOOD = path.join(__dirname, '../support/ws-flood.ts');
 interface Gql { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] }
 
@@ -174,7 +175,10 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       loop.reset();
       const started = performance.now();
       let answered: number | null = null;
-      const pending = attack.run().finally(() => { answered = performance.now(); });
+      // A bench must end: an attack that does not answer within ATTACK_TIMEOUT_MS is reported as such.
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`no answer in ${ATTACK_TIMEOUT_MS} ms`), ATTACK_TIMEOUT_MS); });
+      const pending = Promise.race([attack.run(), timedOut]).finally(() => { clearTimeout(timer); answered = performance.now(); });
       const during: number[] = [];
       while (answered === null) {
         const sent = performance.now();
