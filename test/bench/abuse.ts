@@ -24,17 +24,14 @@ import { loadConfig } from '../../api/src/config';
 import { OfflineProvider } from '../../api/src/llm';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
 import { benchDatabase } from '../support/databases';
-import { BenchReport, collectGarbage, runAsScript, type BenchOptions, type RatioRow } from './harness';
+import { probeDuring } from '../graphql/harness';
+import { BenchReport, collectGarbage, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const TOKEN = 'bench-admin-token-0123456789';
 const ATTACK_TIMEOUT_MS = 60_000;
 const FLOOD = path.join(__dirname, '../support/ws-flood.ts');
 interface Gql { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] }
 
-function pct(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
 const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const fill = (head: string, line: (i: number) => string, size: number, tail = ''): string => {
   let text = head;
@@ -157,8 +154,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     for (let i = 0; i < 20; i++) await probe();
     const baseline: number[] = [];
     for (let i = 0; i < (tiny ? 30 : 300); i++) baseline.push(await probe());
-    const base50 = pct(baseline, 50);
-    const base99 = pct(baseline, 99);
+    const base50 = percentile(baseline, 50);
+    const base99 = percentile(baseline, 99);
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     await new Promise((r) => setTimeout(r, 200));
@@ -173,28 +170,20 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       collectGarbage();
       const rssBefore = process.memoryUsage().rss;
       loop.reset();
-      const started = performance.now();
-      let answered: number | null = null;
       // A bench must end: an attack that does not answer within ATTACK_TIMEOUT_MS is reported as such.
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`no answer in ${ATTACK_TIMEOUT_MS} ms`), ATTACK_TIMEOUT_MS); });
-      const pending = Promise.race([attack.run(), timedOut]).finally(() => { clearTimeout(timer); answered = performance.now(); });
-      const during: number[] = [];
-      while (answered === null) {
-        const sent = performance.now();
-        const ms = await probe();
-        if (sent < (answered ?? Infinity)) during.push(ms);
-      }
-      const result = await pending.catch((e: unknown) => `threw: ${(e as Error).message.slice(0, 60)}`);
+      const attempt = () => Promise.race([attack.run(), timedOut]).catch((e: unknown) => `threw: ${(e as Error).message.slice(0, 60)}`).finally(() => clearTimeout(timer));
+      const { result, abuseMs, probeMs: during } = await probeDuring(attempt, async () => void (await probe()));
       const loopMax = loop.max / 1e6;
       collectGarbage();
       await new Promise((r) => setTimeout(r, 100));
       collectGarbage();
       const rss = process.memoryUsage().rss / rssBefore;
-      const r50 = report.ratio('Abuse: probe p50 ÷ baseline p50', attack.name, pct(during, 50) / base50);
-      const r99 = report.ratio('Abuse: probe p99 ÷ baseline p99', attack.name, pct(during, 99) / base99);
+      const r50 = report.ratio('Abuse: probe p50 ÷ baseline p50', attack.name, percentile(during, 50) / base50);
+      const r99 = report.ratio('Abuse: probe p99 ÷ baseline p99', attack.name, percentile(during, 99) / base99);
       report.ratio('Abuse: RSS after ÷ before', attack.name, rss);
-      print(`| ${attack.name} | ${result} | ${f(answered! - started, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
+      print(`| ${attack.name} | ${result} | ${f(abuseMs, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
     }
     loop.disable();
     print('');

@@ -38,6 +38,13 @@ export class BenchReport {
   }
 }
 
+/** The p-th percentile (nearest rank) of `values`; NaN for none. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
 /** A BENCH_* override of a full-size setting (tiny runs never read them). */
 export function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -37,7 +37,7 @@ import { OfflineProvider } from '../../api/src/llm';
 import type { ChatMessage, ModelCallRequest } from '../../api/src/domain/llm/model-provider';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
 import { benchDatabase } from '../support/databases';
-import { BenchReport, envNumber, isMain, runAsScript, type BenchOptions, type RatioRow } from './harness';
+import { BenchReport, envNumber, isMain, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 interface Settings {
   /** Measured turns of part 1, after `warmUpTurns` discarded ones. */
@@ -71,11 +71,6 @@ const now = (): number => performance.timeOrigin + performance.now();
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-function pct(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -419,10 +414,10 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const started = now();
   out(`\nTurn overhead: ${s.turns} turns, in-process, offline provider (chunkDelayMs 0), ${SKILLS.length} sticky skills …`);
   const o = await turnOverhead(s);
-  const tp50 = pct(o.turn, 50);
-  const tp99 = pct(o.turn, 99);
-  const bp50 = pct(o.bare, 50);
-  const bp99 = pct(o.bare, 99);
+  const tp50 = percentile(o.turn, 50);
+  const tp99 = percentile(o.turn, 99);
+  const bp50 = percentile(o.bare, 50);
+  const bp99 = percentile(o.bare, 99);
   out(`\nTurn overhead (end to end sendMessage → TurnFinished on the bus, vs the bare OfflineProvider.stream() in the same run)\n`);
   out(`active skills: ${o.skills.length} (${o.skills.join(', ')}); tools offered: ${o.tools.length} (${o.tools.join(', ')}); system prompt ${o.systemChars} chars; ${f(o.deltas, 1)} TextDelta events per turn\n`);
   out('| case | n | p50 ms | p99 ms | mean ms |');
@@ -448,9 +443,9 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms |');
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of [one, many]) {
-    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(pct(r.atLat, 50))} | ${f(pct(r.atLat, 99))} | ${f(pct(r.pubLat, 50))} | ${f(pct(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
+    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(percentile(r.atLat, 50))} | ${f(percentile(r.atLat, 99))} | ${f(percentile(r.pubLat, 50))} | ${f(percentile(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
   }
-  const fan = (name: string, m: number[], b: number[], p: number) => f(report.ratio('Fan-out, many ÷ 1 subscriber', name, pct(m, p) / pct(b, p)), 1);
+  const fan = (name: string, m: number[], b: number[], p: number) => f(report.ratio('Fan-out, many ÷ 1 subscriber', name, percentile(m, p) / percentile(b, p)), 1);
   out(`\n${s.subscribers} ÷ 1 subscriber: p50 ${fan('p50 from at', many.atLat, one.atLat, 50)}×, p99 ${fan('p99 from at', many.atLat, one.atLat, 99)}× (from at); p50 ${fan('p50 from publish', many.pubLat, one.pubLat, 50)}×, p99 ${fan('p99 from publish', many.pubLat, one.pubLat, 99)}× (from publish)`);
   out(`\ntotal ${f((now() - started) / 1000, 1)} s`);
   return report.rows;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
 import { codeOf, expectServedDuring, probeDuring, startTestVance, type TestVance } from './harness';
@@ -73,6 +73,18 @@ describe.each(testDatabases())('validation off the event loop ($name)', (driver)
     expectServedDuring(probed);
     const dup = await t.gql(VALIDATE, { path: '_vance/recipes/flow.yaml', content: `${FLOW_MAP.slice(0, -2)}, k7: 1}\n` }, mallory);
     expect(dup.data?.validateDocument).toContainEqual(expect.objectContaining({ severity: 'ERROR', message: expect.stringContaining('Map keys must be unique'), line: 3 }));
+  });
+
+  it('validates a write once, also when the answer asks for its diagnostics', async () => {
+    const validate = vi.spyOn(t.vance.services.validator, 'validate');
+    try {
+      const r = await t.gql(`mutation P($content: String!) { putDocument(layer: PROJECT, project: "lab", path: "_vance/recipes/once.yaml", content: $content, force: true) {
+        version diagnostics { severity field } } }`, { content: 'engine: ford\n' }, mallory);
+      expect(r.data?.putDocument.diagnostics).toEqual([{ severity: 'ERROR', field: 'description' }]);
+      expect(validate).toHaveBeenCalledTimes(1);
+    } finally {
+      validate.mockRestore();
+    }
   });
 
   it('refuses to validate more than a document may hold, at once', async () => {

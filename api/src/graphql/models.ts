@@ -5,10 +5,13 @@
  */
 import type { Layer } from '../domain/cascade/layer';
 import type { LayerDocument } from '../domain/cascade/document';
+import type { Diagnostic } from '../domain/errors';
 import type { Project, ProjectRole } from '../domain/identity/identity';
 
 export interface DocumentModel extends LayerDocument {
   readonly projectName: string | null;
+  /** Known when the document was just written (putDocument validated it); otherwise validated on demand. */
+  readonly diagnostics?: readonly Diagnostic[];
 }
 
 export interface EffectiveDocumentModel {

@@ -66,6 +66,7 @@ export class ValidationPool implements DocumentChecker {
   /** `deadlineMs` overrides the pool's deadline for this one validation. */
   async validate(path: string, content: string, deadlineMs = this.timeoutMs): Promise<Diagnostic[]> {
     if (this.validator.kindOf(path) === null) return [];
+    // Checked here: piscina's own maxQueue does not refuse while threads are still starting (measured).
     if (this.pool.queueSize >= this.maxQueue) throw this.queueFull();
     const task: ValidationTask = { path, content };
     try {

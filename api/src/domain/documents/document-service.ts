@@ -26,6 +26,11 @@ export interface DocumentServiceDeps {
   readonly validator?: DocumentChecker;
 }
 
+/** A written document with the diagnostics its write met, so that nobody validates it a second time. */
+export interface WrittenDocument extends LayerDocument {
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 export interface PutOptions {
   readonly expectedVersion?: number | null;
   /** Write even when the document does not validate (an author saving work in progress). */
@@ -67,7 +72,7 @@ export class DocumentService {
   async put(
     principal: Principal, layer: Layer, project: string | null | undefined,
     path: string, content: string, options: PutOptions = {},
-  ): Promise<LayerDocument> {
+  ): Promise<WrittenDocument> {
     const { expectedVersion, force } = options;
     const target = await this.writableTarget(principal, layer, project);
     const normalized = normalizeDocumentPath(path);
@@ -79,7 +84,7 @@ export class DocumentService {
     const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
     const doc = await this.deps.store.put({ ...ref, path: normalized, content, author: principal.user.login, ...versionArg(expectedVersion) });
     await this.announce(target, normalized, doc.version, 'PUT', principal);
-    return { layer, projectId: doc.projectId, path: doc.path, content: doc.content, version: doc.version, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy };
+    return { layer, projectId: doc.projectId, path: doc.path, content: doc.content, version: doc.version, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy, diagnostics };
   }
 
   /**

@@ -17,5 +17,5 @@ export const Project: ProjectResolvers = {
 export const Document: DocumentResolvers = {
   project: (doc) => doc.projectName,
   size: (doc) => Buffer.byteLength(doc.content, 'utf8'),
-  diagnostics: (doc, _a, ctx) => ctx.services.validator.validate(doc.path, doc.content),
+  diagnostics: (doc, _a, ctx) => doc.diagnostics ?? ctx.services.validator.validate(doc.path, doc.content),
 };
