@@ -9,7 +9,7 @@ import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine, type TemplateLimits } from './templates';
 import { createDocumentValidator } from './validation/document-validators';
-import { ValidationPool } from './validation/validation-pool';
+import { LARGE_DOCUMENT_MIN_CHARS, ValidationPool } from './validation/validation-pool';
 import {
   laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
   type Database,
@@ -96,6 +96,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     defaultSettings: config.defaultSettings,
     templates,
     documentChecker: validation,
+    largeDocuments: { skills: validation.skillParser(LARGE_DOCUMENT_MIN_CHARS), recipes: validation.recipeParser(LARGE_DOCUMENT_MIN_CHARS) },
     recipeAudit: (entry) => logger.info({ audit: 'recipe-override', ...entry }, `recipe '${entry.recipe ?? entry.engine}' override applied`),
     bus,
     resources,

@@ -2,6 +2,9 @@ import { CachedDocumentReader, DocumentCascade, type DocumentCacheOptions, type 
 import { DocumentService } from './domain/documents/document-service';
 import { inlineChecker, type DocumentChecker } from './domain/documents/document-validator';
 import { createDocumentValidator } from './validation/document-validators';
+import type { LargeDocumentParser } from './domain/shared/large-document-parser';
+import type { ParseRecipeResult, RecipeInput } from './domain/recipes/parse-recipe';
+import type { ParsedSkill, SkillSource } from './domain/skills/parse-skill';
 import { LayerTargetResolver } from './domain/documents/layer-target';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from './domain/events/document-changed';
 import type { EventBus } from './domain/events/event-bus';
@@ -79,6 +82,11 @@ export interface ServiceAdapters {
   readonly backtracking?: BacktrackingAnalyser;
   /** Where documents are validated; default: on the calling thread with `templates` and `backtracking`. */
   readonly documentChecker?: DocumentChecker;
+  /** Where large stored skills and recipes are parsed when loaded; default: in place. */
+  readonly largeDocuments?: {
+    readonly skills: LargeDocumentParser<SkillSource, ParsedSkill>;
+    readonly recipes: LargeDocumentParser<RecipeInput, ParseRecipeResult>;
+  };
   readonly processStore: ProcessStore;
   readonly laneLock: LaneLock;
   readonly triggers?: TriggerHook;
@@ -111,8 +119,8 @@ export function createServices(adapters: ServiceAdapters): Services {
   });
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
   const tools = builtinToolCatalog();
-  const skills = new SkillResolver(cascade, templates);
-  const recipes = new RecipeLoader({ cascade, templates });
+  const skills = new SkillResolver(cascade, templates, adapters.largeDocuments ? { largeParser: adapters.largeDocuments.skills } : {});
+  const recipes = new RecipeLoader({ cascade, templates, ...(adapters.largeDocuments ? { largeParser: adapters.largeDocuments.recipes } : {}) });
   const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
   const manuals = new Manuals(cascade);
   const recipeCatalog = new RecipeCatalog({

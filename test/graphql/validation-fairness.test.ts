@@ -87,6 +87,21 @@ describe.each(testDatabases())('validation off the event loop ($name)', (driver)
     }
   });
 
+  it('loads a 549 KB recipe for the first listing off the event loop, while another tenant is served', async () => {
+    // Before: the first `recipes` after the write parsed it on the event loop (a forced copy: 752 ms held).
+    expect((await t.gql(PUT, { path: '_vance/recipes/large.yaml', content: ALLOWED_SKILLS }, mallory)).errors).toBeUndefined();
+    const probed = await probeDuring(() => t.gql('{ recipes(project: "lab") { recipes { name } } }', {}, mallory), probe);
+    expect(probed.result.data?.recipes.recipes).toContainEqual({ name: 'large' });
+    expectServedDuring(probed);
+  });
+
+  it('loads an 808 KB skill for the first listing off the event loop, while another tenant is served', async () => {
+    expect((await t.gql(PUT, { path: '_vance/skills/large/SKILL.md', content: TRIGGERS }, mallory)).errors).toBeUndefined();
+    const probed = await probeDuring(() => t.gql('{ skills(project: "lab") { name status } }', {}, mallory), probe);
+    expect(probed.result.data?.skills).toContainEqual({ name: 'large', status: 'AVAILABLE' });
+    expectServedDuring(probed);
+  });
+
   it('refuses to validate more than a document may hold, at once', async () => {
     const r = await t.gql(VALIDATE, { path: '_vance/recipes/huge.yaml', content: `${ALLOWED_SKILLS}${ALLOWED_SKILLS}` }, mallory);
     expect(codeOf(r)).toBe('BAD_USER_INPUT');

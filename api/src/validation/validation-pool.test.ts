@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DocumentTooCostlyError } from '../domain/documents/document-validator';
 import { LimitExceededError } from '../domain/errors';
 import { DEFAULT_TEMPLATE_LIMITS, NunjucksTemplateEngine } from '../templates';
+import { parseRecipe } from '../domain/recipes/parse-recipe';
+import { parseSkill } from '../domain/skills/parse-skill';
 import { createDocumentValidator } from './document-validators';
 import { ValidationPool, type ValidationPoolOptions } from './validation-pool';
 
@@ -70,5 +72,32 @@ describe('ValidationPool', () => {
     expect(refused[0]).toMatchObject({ code: 'RATE_LIMITED', limit: 'validationQueue', max: 1 });
     expect(outcomes.filter((o) => o === 'ok').length).toBeGreaterThanOrEqual(1);
     expect(outcomes.every((o) => o === 'ok' || o instanceof LimitExceededError)).toBe(true);
+  });
+});
+
+describe('ValidationPool as the loaders\' parser of large documents', () => {
+  const SKILL = { name: 'big', path: '_vance/skills/big/SKILL.md', content: "---\ntitle: Big\ndescription: d\nversion: 1.0.0\ntriggers:\n  - type: PATTERN\n    pattern: 'deploy(ment)? to (prod|staging)'\n  - type: KEYWORDS\n    keywords: [ship, release]\n---\nBody {{ x }}\n" };
+
+  it('parses a skill as parseSkill does, with trigger regexes that match again', async () => {
+    const parsed = await pool().skillParser(1).parse(SKILL);
+    const inPlace = parseSkill(SKILL, new NunjucksTemplateEngine({ sandbox: 'in-process' }));
+    expect(parsed.diagnostics).toEqual(inPlace.diagnostics);
+    const strip = (p: typeof parsed) => ({ ...p.skill, triggers: p.skill!.triggers.map((t) => (t.type === 'PATTERN' ? { ...t, regex: t.regex.source } : t)) });
+    expect(strip(parsed)).toEqual(strip(inPlace));
+    const pattern = parsed.skill!.triggers[0]!;
+    expect(pattern.type === 'PATTERN' && pattern.regex.test('Deployment to PROD now')).toBe(true);
+    expect(pattern.type === 'PATTERN' && pattern.regex.find('please deploy to staging')).toBe('deploy to staging');
+  });
+
+  it('parses a recipe as parseRecipe does', async () => {
+    const input = { name: 'r', path: '_vance/recipes/r.yaml', content: SAMPLES[2]![1] };
+    expect(await pool().recipeParser(1).parse(input)).toEqual(parseRecipe(input, new NunjucksTemplateEngine({ sandbox: 'in-process' })));
+  });
+
+  it('loads a document past the deadline as broken, saying why', async () => {
+    const p = pool({ timeoutMs: 5 });
+    const parsed = await p.recipeParser(1).parse({ name: 'big', path: '_vance/recipes/big.yaml', content: megabyteRecipe() });
+    expect(parsed.recipe).toBeNull();
+    expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', message: expect.stringContaining('it is not loaded') })]);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Document validation on a worker-thread pool (piscina), behind the DocumentChecker port (issue 13).
+ * Document validation on a worker-thread pool (piscina), behind the DocumentChecker port (issue 13),
+ * and the load-time parse of large stored skills and recipes (LargeDocumentParser).
  * A valid document near the 1 MB limit costs about a second of CPU to read (the YAML library parses
  * about 1 MB/s), and the save-time ReDoS analysis of its patterns up to the analyser's budget; on the
  * event loop, that paused every tenant's requests. Here:
@@ -17,6 +18,10 @@ import { Piscina } from 'piscina';
 import type { Diagnostic } from '../domain/errors';
 import { LimitExceededError } from '../domain/errors';
 import { DocumentTooCostlyError, type DocumentChecker, type DocumentValidator } from '../domain/documents/document-validator';
+import type { RecipeInput, ParseRecipeResult } from '../domain/recipes/parse-recipe';
+import type { ParsedSkill, SkillSource } from '../domain/skills/parse-skill';
+import { reviveParsedSkill } from '../domain/skills/parsed-skill-transfer';
+import type { LargeDocumentParser } from '../domain/shared/large-document-parser';
 import type { ValidationTask, ValidationWorkerData } from './validation-task';
 
 export interface ValidationPoolOptions {
@@ -31,6 +36,12 @@ export interface ValidationPoolOptions {
   readonly maxQueue?: number;
   readonly onWorkerError?: (error: unknown) => void;
 }
+
+/**
+ * Stored documents this long or longer are parsed on the pool when loaded: about 30 ms of parsing on
+ * this machine's cores, where the worker round trip (a few ms) starts to pay.
+ */
+export const LARGE_DOCUMENT_MIN_CHARS = 32 * 1024;
 
 const WORKER_FILE = join(__dirname, `validation-worker${extname(__filename)}`);
 
@@ -68,9 +79,45 @@ export class ValidationPool implements DocumentChecker {
     if (this.validator.kindOf(path) === null) return [];
     // Checked here: piscina's own maxQueue does not refuse while threads are still starting (measured).
     if (this.pool.queueSize >= this.maxQueue) throw this.queueFull();
-    const task: ValidationTask = { path, content };
+    return (await this.run({ kind: 'validate', path, content }, path, deadlineMs)) as Diagnostic[];
+  }
+
+  /**
+   * The loaders' parsers for stored documents of at least `minChars` (large-document-parser.ts).
+   * Loads are the server's own work, not a caller's upload, so they wait for a thread rather than
+   * being refused; past the deadline the document loads as broken, with a diagnostic saying why.
+   */
+  skillParser(minChars: number): LargeDocumentParser<SkillSource, ParsedSkill> {
+    return {
+      minChars,
+      parse: async (source) => {
+        try {
+          return reviveParsedSkill((await this.run({ kind: 'skill', source }, source.path, this.timeoutMs)) as ParsedSkill);
+        } catch (error) {
+          if (error instanceof DocumentTooCostlyError) return { skill: null, diagnostics: [this.notLoaded(source.path)] };
+          throw error;
+        }
+      },
+    };
+  }
+
+  recipeParser(minChars: number): LargeDocumentParser<RecipeInput, ParseRecipeResult> {
+    return {
+      minChars,
+      parse: async (input) => {
+        try {
+          return (await this.run({ kind: 'recipe', input }, input.path, this.timeoutMs)) as ParseRecipeResult;
+        } catch (error) {
+          if (error instanceof DocumentTooCostlyError) return { recipe: null, diagnostics: [this.notLoaded(input.path)], tenants: [], enabled: true };
+          throw error;
+        }
+      },
+    };
+  }
+
+  private async run(task: ValidationTask, path: string, deadlineMs: number): Promise<unknown> {
     try {
-      return (await this.pool.run(task, { signal: AbortSignal.timeout(deadlineMs) })) as Diagnostic[];
+      return await this.pool.run(task, { signal: AbortSignal.timeout(deadlineMs) });
     } catch (error) {
       if (isAbort(error)) throw new DocumentTooCostlyError(path, deadlineMs);
       if (error instanceof Error && /queue is at limit/i.test(error.message)) throw this.queueFull();
@@ -81,6 +128,10 @@ export class ValidationPool implements DocumentChecker {
   /** Ends the workers (a running validation is cut off). */
   async close(): Promise<void> {
     await this.pool.close({ force: true });
+  }
+
+  private notLoaded(path: string): Diagnostic {
+    return { severity: 'ERROR', path, line: 1, column: 1, message: `Reading '${path}' took longer than ${this.timeoutMs} ms, the limit (VANCE_VALIDATION_TIMEOUT_MS); it is not loaded. Split the document or shorten it` };
   }
 
   private queueFull(): LimitExceededError {

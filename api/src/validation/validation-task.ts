@@ -1,10 +1,15 @@
+import type { RecipeInput } from '../domain/recipes/parse-recipe';
+import type { SkillSource } from '../domain/skills/parse-skill';
 import type { TemplateLimits } from '../templates';
 
-/** What crosses to a validation worker: plain data only (structured clone). */
-export interface ValidationTask {
-  readonly path: string;
-  readonly content: string;
-}
+/**
+ * What crosses to a pool worker: plain data only (structured clone). `validate` is a write's
+ * validation; `skill` and `recipe` are the load-time parses of large stored documents.
+ */
+export type ValidationTask =
+  | { readonly kind: 'validate'; readonly path: string; readonly content: string }
+  | { readonly kind: 'skill'; readonly source: SkillSource }
+  | { readonly kind: 'recipe'; readonly input: RecipeInput };
 
 export interface ValidationWorkerData {
   readonly templateLimits: TemplateLimits;

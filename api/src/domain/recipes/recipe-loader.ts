@@ -14,7 +14,8 @@ import type { CascadeScope } from '../cascade/scope';
 import { NotFoundError, type Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
 import { InvalidRecipeNameError, RecipeInvalidError } from './errors';
-import { parseRecipe, recipeAppliesToTenant, type ParseRecipeResult } from './parse-recipe';
+import { parseRecipe, recipeAppliesToTenant, type ParseRecipeResult, type RecipeInput } from './parse-recipe';
+import type { LargeDocumentParser } from '../shared/large-document-parser';
 import type { Recipe, SourcedRecipe } from './recipe';
 
 /** The folder of recipes in every layer (seed 004 §3, DESIGN §1). */
@@ -59,6 +60,8 @@ export interface RecipeLoaderDeps {
   readonly cacheSize?: number;
   /** … and the characters of recipe text they may stand for together (default 32M). */
   readonly cacheChars?: number;
+  /** Where large recipes are parsed (off the event loop); without it, in place. */
+  readonly largeParser?: LargeDocumentParser<RecipeInput, ParseRecipeResult>;
 }
 
 export class RecipeLoader {
@@ -78,7 +81,7 @@ export class RecipeLoader {
   async find(scope: CascadeScope, tenantName: string, name: string): Promise<LoadedRecipe | null> {
     const hit = await this.deps.cascade.lookupCascade(scope, recipePath(name));
     if (!hit) return null;
-    const parsed = this.parse(hit.document, name);
+    const parsed = await this.parse(hit.document, name);
     if (!parsed.enabled || !recipeAppliesToTenant(parsed.tenants, tenantName)) return null;
     if (!parsed.recipe) throw new RecipeInvalidError(name, hit.source, parsed.diagnostics);
     return { recipe: parsed.recipe, source: hit.source, shadowed: hit.shadowed, version: hit.document.version, diagnostics: parsed.diagnostics };
@@ -101,7 +104,7 @@ export class RecipeLoader {
     for (const hit of hits) {
       const name = recipeNameOf(hit.document.path);
       if (!name) continue;
-      const parsed = this.parse(hit.document, name);
+      const parsed = await this.parse(hit.document, name);
       if (!parsed.enabled || !recipeAppliesToTenant(parsed.tenants, tenantName)) continue;
       if (!parsed.recipe && !options.includeInvalid) continue;
       listings.push({ name, path: hit.document.path, source: hit.source, shadowed: hit.shadowed, recipe: parsed.recipe, diagnostics: parsed.diagnostics });
@@ -109,11 +112,13 @@ export class RecipeLoader {
     return listings;
   }
 
-  private parse(doc: LayerDocument, name: string): ParseRecipeResult {
+  private async parse(doc: LayerDocument, name: string): Promise<ParseRecipeResult> {
     const key = `${doc.layer}\u0000${doc.projectId ?? ''}\u0000${doc.path}\u0000${doc.version}`;
     let parsed = this.parsed.get(key);
     if (!parsed) {
-      parsed = parseRecipe({ name, path: doc.path, content: doc.content }, this.deps.templates);
+      const input = { name, path: doc.path, content: doc.content };
+      const large = this.deps.largeParser;
+      parsed = large && input.content.length >= large.minChars ? await large.parse(input) : parseRecipe(input, this.deps.templates);
       // Sized by the recipe's text: the parse holds about as much.
       this.parsed.set(key, parsed, { size: key.length + doc.content.length });
     }

@@ -4,8 +4,9 @@ import type { CascadeScope } from '../cascade/scope';
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
 import { InvalidSkillNameError } from './errors';
-import { parseSkill, type ParsedSkill } from './parse-skill';
+import { parseSkill, type ParsedSkill, type SkillSource } from './parse-skill';
 import { ParsedSkillCache } from './parsed-skill-cache';
+import type { LargeDocumentParser } from '../shared/large-document-parser';
 import type { Skill, SkillReferenceDoc, SourceLocation } from './skill';
 import { SKILLS_PREFIX, skillDocumentPath, skillNameOfPath, skillNameProblem, skillSiblingPath } from './skill-paths';
 
@@ -67,10 +68,13 @@ export interface SkillResolverOptions {
   readonly maxCachedSkills?: number;
   /** Characters of SKILL.md text those may hold together. */
   readonly maxCachedSkillChars?: number;
+  /** Where large SKILL.md files are parsed (off the event loop); without it, in place. */
+  readonly largeParser?: LargeDocumentParser<SkillSource, ParsedSkill>;
 }
 
 export class SkillResolver {
   private readonly cache: ParsedSkillCache;
+  private readonly largeParser: LargeDocumentParser<SkillSource, ParsedSkill> | undefined;
 
   constructor(
     private readonly cascade: DocumentCascade,
@@ -78,6 +82,7 @@ export class SkillResolver {
     options: SkillResolverOptions = {},
   ) {
     this.cache = new ParsedSkillCache(options.maxCachedSkills, options.maxCachedSkillChars);
+    this.largeParser = options.largeParser;
   }
 
   /** For activation: the winning copy if it is valid and enabled, else null. Throws InvalidSkillNameError. */
@@ -122,7 +127,7 @@ export class SkillResolver {
   }
 
   private async resolve(scope: CascadeScope, name: string, hit: CascadeHit): Promise<ResolvedSkill> {
-    const parsed = this.parse(scope.tenantId, name, hit);
+    const parsed = await this.parse(scope.tenantId, name, hit);
     const base = {
       name,
       path: hit.document.path,
@@ -138,10 +143,12 @@ export class SkillResolver {
     return { ...base, status, skill, references: siblings.references, diagnostics };
   }
 
-  private parse(tenantId: string, name: string, hit: CascadeHit): ParsedSkill {
+  private async parse(tenantId: string, name: string, hit: CascadeHit): Promise<ParsedSkill> {
     const cached = this.cache.get(tenantId, hit.document);
     if (cached) return cached;
-    const parsed = parseSkill({ name, path: hit.document.path, content: hit.document.content }, this.templates);
+    const source = { name, path: hit.document.path, content: hit.document.content };
+    const large = this.largeParser && source.content.length >= this.largeParser.minChars ? this.largeParser : null;
+    const parsed = large ? await large.parse(source) : parseSkill(source, this.templates);
     this.cache.set(tenantId, hit.document, parsed);
     return parsed;
   }
