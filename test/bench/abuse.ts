@@ -5,7 +5,8 @@
  * the server's RSS after it (after a full GC) ÷ its RSS before. Targets of the issue: every latency
  * ratio ≤ 2, event-loop max < 100 ms, RSS back within 10 %.
  *
- *   node --no-node-snapshot --import tsx test/bench/abuse.ts      (BENCH_TINY=1 for the test's sizes)
+ *   node --no-node-snapshot --import tsx test/bench/abuse.ts      (BENCH_TINY=1 for the test's sizes,
+ *                                                                BENCH_ONLY=<text> for some attacks)
  *
  * The server runs in this process (startVance over PGlite, or PostgreSQL with TEST_DATABASE_URL), so
  * the event-loop delay measured is the server's own. The probe is `{ me { login } }` of tenant
@@ -18,18 +19,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { spawn as spawnChild } from 'node:child_process';
 import { startVance } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
 import { OfflineProvider } from '../../api/src/llm';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
 import { benchDatabase } from '../support/databases';
 import { probeDuring } from '../graphql/harness';
+import { connectFlood } from '../support/flood-process';
 import { BenchReport, collectGarbage, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const TOKEN = 'bench-admin-token-0123456789';
 const ATTACK_TIMEOUT_MS = 60_000;
-const FLOOD = path.join(__dirname, '../support/ws-flood.ts');
 interface Gql { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] }
 
 const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
@@ -140,15 +140,14 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       { name: `tool-call argument of ${tiny ? '0.1' : '5'} MB (a turn)`, run: () => turn(argsProcess, bigArgument) },
       { name: 'script calling vance.log in a loop (a turn)', run: () => turn(loopProcess, 'call skill_loop__spin {}') },
       { name: `${tiny ? 500 : '5,000'} subscribe messages at once on one socket (another process)`, run: async () => {
-        // From another process, as from another machine: the flood's own sending is not the server's work.
-        const child = spawnChild(process.execPath, ['--import', 'tsx', FLOOD, vance.url.replace(/^http/, 'ws'), mallory, String(tiny ? 500 : 5_000), 'subscription { documentChanged(project: "lab") { path } }'], { stdio: ['ignore', 'pipe', 'inherit'] });
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-        await new Promise((resolve) => child.once('exit', resolve));
-        const { refusals, closed } = JSON.parse(out) as { refusals: Record<string, number>; closed: boolean };
+        const { refusals, closed } = await flooder.flood();
         return `${Object.values(refusals).reduce((a, b) => a + b, 0)} refusals read${closed ? ', socket cut off' : ''}`;
       } },
     ];
+
+    // The flood comes from another process, as from another machine (its own sending is not the
+    // server's work); it connects now and floods when its attack runs.
+    const flooder = await connectFlood(vance.url.replace(/^http/, 'ws'), mallory, tiny ? 500 : 5_000, 'subscription { documentChanged(project: "lab") { path } }');
 
     // Baseline: the probe alone.
     for (let i = 0; i < 20; i++) await probe();
@@ -166,7 +165,9 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     print('');
     print('| attack | outcome | answer (ms) | probes | p50 ratio | p99 ratio | event loop max (ms) | RSS after ÷ before |');
     print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const attack of attacks) {
+    // BENCH_ONLY=text runs only the attacks whose name contains it (to look at one case).
+    const only = process.env.BENCH_ONLY;
+    for (const attack of attacks.filter((a) => !only || a.name.includes(only))) {
       collectGarbage();
       const rssBefore = process.memoryUsage().rss;
       loop.reset();
@@ -186,6 +187,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       print(`| ${attack.name} | ${result} | ${f(abuseMs, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
     }
     loop.disable();
+    flooder.stop();
     print('');
     return report.rows;
   } finally {

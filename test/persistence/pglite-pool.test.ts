@@ -105,6 +105,25 @@ describe('PGlite pool adapter', () => {
     expect(created.map((c) => c.tenantProject.name)).toEqual(['_tenant', '_tenant', '_tenant']);
   });
 
+  it('lets other work run between the statements of a long transaction (PGlite runs on this thread)', async () => {
+    // Issue 13: each statement resolved without I/O, so a transaction's chain of awaits was one task
+    // and held the event loop for all of it (a turn: 22–300 ms). Now the chain yields once a slice
+    // of PGLITE_SLICE_MS has run. 2,000 statements take longer than one slice on any machine.
+    let ticks = 0;
+    let running = true;
+    const tick = () => {
+      ticks++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = ticks;
+    await db.dataSource.transaction(async (em) => {
+      for (let i = 0; i < 2_000; i++) await em.query('SELECT 1');
+    });
+    running = false;
+    expect(ticks - before).toBeGreaterThanOrEqual(2);
+  });
+
   it('refuses work after close, through the callback', async () => {
     await db.close();
     await db.close(); // idempotent

@@ -2,6 +2,8 @@
 // and reports how the server answered (issue 13): the flood must not share the event loop of the
 // server it floods, or the test would measure its own sending. Usage:
 //   node --import tsx ws-flood.ts <ws-url> <token> <count> <query>   → prints {"refusals":{limit:n},"answered":n,"closed":bool}
+// Once connected it prints `ready` and floods when a line arrives on stdin, so that the caller can
+// time the flood alone (not this process's start).
 import WebSocket from 'ws';
 
 const [url = '', token = '', countText = '0', query = ''] = process.argv.slice(2);
@@ -20,7 +22,12 @@ const finish = (closed: boolean): void => {
 socket.on('message', (raw: Buffer) => {
   const message = JSON.parse(raw.toString()) as { type: string; id?: string; payload?: { message?: string; extensions?: { limit?: string } }[] };
   if (message.type === 'connection_ack') {
-    for (let i = 0; i < count; i++) socket.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: { query } }));
+    process.stdout.write('ready\n');
+    process.stdin.once('data', () => {
+      // Whatever the server does, report within 20 s of the flood (a test or bench waits on this process).
+      setTimeout(() => finish(false), 20_000);
+      for (let i = 0; i < count; i++) socket.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: { query } }));
+    });
   } else if (message.type === 'error' && message.id) {
     const limit = message.payload?.[0]?.extensions?.limit ?? message.payload?.[0]?.message ?? 'unknown';
     refusals[limit] = (refusals[limit] ?? 0) + 1;
@@ -33,5 +40,5 @@ socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', pa
 socket.on('close', () => finish(true));
 // Subscriptions that were accepted never answer; once the refusals stop coming, report.
 setInterval(() => { if (answered >= count - 3) finish(false); }, 20);
-// Whatever the server does, report within 20 s (a test or bench waits on this process).
-setTimeout(() => finish(false), 20_000);
+// The caller went away without asking for the flood.
+process.stdin.once('end', () => process.exit(0));

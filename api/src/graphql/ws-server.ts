@@ -6,7 +6,6 @@
  */
 import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Context, Disposable, SubscribePayload } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
@@ -16,6 +15,7 @@ import { bearerToken, createContext } from './context';
 import { formatGraphQLError, withoutSuggestions } from './errors';
 import type { RequestGuard } from './request-guard';
 import type { SubscriptionCaps } from './subscription-caps';
+import { servePaced } from './ws-transport';
 
 export interface WsServerOptions {
   readonly wsServer: WebSocketServer;
@@ -69,20 +69,24 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
   }
 
   const refused = new WeakMap<WsContext, number>();
+  const refusalAt = new WeakMap<WsContext, readonly GraphQLError[]>();
 
   async function prepare(ctx: WsContext, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     // A connection at its subscription cap takes no new operation until it completes one.
-    // A socket already cut off still has its buffered frames dispatched; each gets one shared answer.
+    // A socket being cut off may still have a batch of frames handed over; each gets one shared answer.
     if ((refused.get(ctx) ?? 0) > REFUSALS_BEFORE_CLOSE) return CUT_OFF;
     const full = caps.full(ctx);
     if (full) {
-      // A client that keeps asking past its cap is flooding: ws hands a burst of frames over in one
-      // task, so 5,000 refusals still held the event loop a second. Past REFUSALS_BEFORE_CLOSE it is
-      // cut off (close 4429), and the frames it already sent are dropped with the socket.
+      // A client that keeps asking past its cap is flooding. Past REFUSALS_BEFORE_CLOSE it is cut
+      // off, and the frames it already sent are dropped with the socket (ws-message-pacer.ts).
       const refusals = (refused.get(ctx) ?? 0) + 1;
       refused.set(ctx, refusals);
       if (refusals > REFUSALS_BEFORE_CLOSE) socketOf(ctx)?.terminate();
-      return [new GraphQLError(full.message, { originalError: full })];
+      // One refusal per connection, answered again: an error's stack costs more than the rest of a
+      // refusal (a third of the flood's time), and these answers are all the same.
+      let answer = refusalAt.get(ctx);
+      if (!answer) refusalAt.set(ctx, (answer = [new GraphQLError(full.message, { originalError: full })]));
+      return answer;
     }
     const document = checked(payload.query, anonymous(ctx));
     if (!('kind' in document)) return document;
@@ -99,7 +103,7 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
     return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
   }
 
-  return useServer<Record<string, unknown>>(
+  return servePaced<Record<string, unknown>>(
     {
       schema,
       // A connection with a bad token is refused at init (close 4403); without a token, each
@@ -118,11 +122,17 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
       },
       onComplete: (ctx, id) => caps.release(ctx, id),
       onClose: (ctx) => caps.releaseConnection(ctx),
-      isProd: !options.devErrors,
     },
     options.wsServer,
+    { messagesPerTurn: MESSAGES_PER_TURN, pauseAt: PAUSE_AT_WAITING, keepAliveMs: KEEP_ALIVE_MS, logger, devErrors: options.devErrors },
   );
 }
+
+/** A socket's messages handled per event-loop turn, and the backlog at which it is paused (ws-message-pacer.ts). */
+const MESSAGES_PER_TURN = 16;
+const PAUSE_AT_WAITING = 256;
+/** graphql-ws's own default ping interval. */
+const KEEP_ALIVE_MS = 12_000;
 
 /** Subscriptions a connection at its cap may still ask for (each refused) before it is cut off. */
 export const REFUSALS_BEFORE_CLOSE = 100;

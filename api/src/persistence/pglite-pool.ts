@@ -19,6 +19,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { EventLoopSlice } from './event-loop-slice';
 import { Mutex, type Release } from './mutex';
 
 export interface PgliteOptions {
@@ -39,6 +40,9 @@ export interface PgliteDriver {
 
 /** How long close() waits for a checked-out client to come back. */
 const CLOSE_WAIT_MS = 5_000;
+
+/** The longest run of PGlite statements before other work gets the event loop (event-loop-slice.ts). */
+export const PGLITE_SLICE_MS = 5;
 
 type ReleaseFn = (err?: unknown) => void;
 type QueryCallback = (err: Error | null, result?: pg.QueryResult) => void;
@@ -61,7 +65,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
     throw err;
   }
   // `connection` is an undocumented but supported pg.Client option (PGlite's node-postgres entry).
-  const config = { connection: new PglitePgConnection({ pglite }) } as pg.ClientConfig;
+  const config = { connection: new PglitePgConnection({ pglite: yieldingEvery(pglite, PGLITE_SLICE_MS) }) } as pg.ClientConfig;
   const client: PooledClient = new pg.Client(config);
   await client.connect();
   const session = new PgliteSession(pglite, client);
@@ -71,6 +75,25 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
     }
   }
   return { Pool: BoundPool, dumpDataDir: () => session.dump(), close: () => session.close().finally(unlock) };
+}
+
+/**
+ * PGlite as the pg connection sees it, but each protocol message waits for the event-loop slice:
+ * the connection chains its messages through promises, so without this a whole transaction is one
+ * uninterrupted task (event-loop-slice.ts says why that matters).
+ */
+function yieldingEvery(pglite: PGlite, sliceMs: number): PGlite {
+  const slice = new EventLoopSlice(sliceMs);
+  const exec = pglite.execProtocolStream.bind(pglite);
+  return new Proxy(pglite, {
+    get(target, key, receiver) {
+      if (key !== 'execProtocolStream') return Reflect.get(target, key, receiver);
+      return async (...args: Parameters<PGlite['execProtocolStream']>) => {
+        await slice.pass();
+        return exec(...args);
+      };
+    },
+  });
 }
 
 /** The shared state of every Pool of one driver: the PGlite instance, its client and the lock. */

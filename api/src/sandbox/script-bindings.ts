@@ -50,26 +50,25 @@ export interface HostFailure {
 }
 
 /**
- * The compute budget of one run: the guest's own running time (the isolate's CPU clock) plus the
- * time spent in bindings that are not external waits, each call charged at least
- * MIN_CALL_CHARGE_MS for the round trip between the isolate's thread and ours, which neither clock
- * sees. So a loop of cheap calls is bounded like a loop of guest code.
+ * The compute budget of one run: its wall-clock time minus the time spent in external waits
+ * (tool and model calls). So the guest's own running time counts, the time a binding takes on the
+ * host counts, and so does each call's round trip between the isolate's thread and ours, which no
+ * CPU clock sees: with the event loop busy serving others, a `vance.log` call waits its turn there,
+ * and counting only the guest's and the binding's own time let a 5 s budget run 34 s.
  */
 export interface ComputeMeter {
   readonly limitMs: number;
-  /** The guest's own running time so far. */
-  guestMs(): number;
+  /** Wall-clock time since the run started. */
+  elapsedMs(): number;
   /** Called once when the budget is spent: stop the run. */
   exceeded(): void;
 }
 
-export const MIN_CALL_CHARGE_MS = 0.05;
-
 /** Per run: the function the guest's host Reference points at, and what went wrong last. */
 export class HostCalls {
   lastFailure: HostFailure | null = null;
-  /** Time charged for non-waiting binding calls so far (ms). */
-  chargedMs = 0;
+  /** Time spent in external waits so far (ms): not compute. */
+  waitedMs = 0;
   private meter: ComputeMeter | null = null;
   private spent = false;
 
@@ -78,9 +77,14 @@ export class HostCalls {
     private readonly limits: HostCallLimits,
   ) {}
 
-  /** Starts charging binding time against `meter` (set before the guest runs). */
+  /** Starts charging the run's time against `meter` (set before the guest runs). */
   meterWith(meter: ComputeMeter): void {
     this.meter = meter;
+  }
+
+  /** Compute used so far: the run's time outside external waits. */
+  get computedMs(): number {
+    return this.meter ? this.meter.elapsedMs() - this.waitedMs : 0;
   }
 
   /** Never rejects: every outcome is a tagged string the guest turns into a value or an exception. */
@@ -88,19 +92,25 @@ export class HostCalls {
     const entry = typeof index === 'number' ? this.split.functions[index] : undefined;
     const fn = entry ? this.split.table[entry.index] : undefined;
     if (!entry || !fn || typeof argsJson !== 'string') return 'eunknown host function';
-    if (isExternalWait(fn)) return this.call(entry, fn, argsJson);
+    if (!isExternalWait(fn)) {
+      try {
+        return await this.call(entry, fn, argsJson);
+      } finally {
+        this.checkBudget();
+      }
+    }
     const started = performance.now();
     try {
       return await this.call(entry, fn, argsJson);
     } finally {
-      this.charge(Math.max(performance.now() - started, MIN_CALL_CHARGE_MS));
+      this.waitedMs += performance.now() - started;
     }
   };
 
-  private charge(ms: number): void {
-    this.chargedMs += ms;
+  /** The guest is blocked in a host call while this runs, so no external wait is under way. */
+  private checkBudget(): void {
     const meter = this.meter;
-    if (!meter || this.spent || meter.guestMs() + this.chargedMs <= meter.limitMs) return;
+    if (!meter || this.spent || this.computedMs <= meter.limitMs) return;
     this.spent = true;
     meter.exceeded();
   }

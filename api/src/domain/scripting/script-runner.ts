@@ -77,9 +77,9 @@ export interface ScriptRunRequest {
   /** Wall-clock limit of the run in ms (time spent waiting in host functions counts). */
   readonly timeoutMs?: number;
   /**
-   * Limit on the script's compute time in ms: the guest's own running time plus the time spent in
-   * bindings that are not `externalWait`s (each call charged at least a small fixed cost); default:
-   * `timeoutMs`. A guard waiting for its judge's model call needs a long wall clock but must not
+   * Limit on the script's compute time in ms: the run's wall-clock time outside `externalWait`
+   * bindings (the guest's running time, other bindings' time, and each call's hop between threads);
+   * default: `timeoutMs`. A guard waiting for its judge's model call needs a long wall clock but must not
    * spin for long, in its own code or in `vance.log`.
    */
   readonly cpuTimeoutMs?: number;

@@ -1,0 +1,98 @@
+/**
+ * graphql-ws's server core (`makeServer`) on a `ws` server, as graphql-ws's own `useServer` does it
+ * (protocol negotiation, keep-alive pings, close on a handler error), with one change: a socket's
+ * messages reach the core through a MessagePacer, so one socket's burst of frames cannot hold the
+ * event loop (ws-message-pacer.ts says why). `useServer` hands each frame over as `ws` emits it
+ * and offers no hook for that.
+ */
+import { CloseCode, handleProtocols, makeServer, type Disposable, type ServerOptions } from 'graphql-ws';
+import type { Logger } from 'pino';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { MessagePacer } from './ws-message-pacer';
+
+export interface PacedTransportOptions {
+  /** Messages of one socket handed to graphql-ws per event-loop turn. */
+  readonly messagesPerTurn: number;
+  /** Waiting messages at which the socket is paused (TCP backpressure) until half have gone. */
+  readonly pauseAt: number;
+  /** Ping interval; a socket that has not answered the previous ping by the next is terminated. */
+  readonly keepAliveMs: number;
+  readonly logger: Logger;
+  /** false: a close reason says "Internal server error" instead of the exception's message. */
+  readonly devErrors: boolean;
+}
+
+/** What graphql-ws's `ctx.extra` holds for each socket (as with `useServer`). */
+export interface WsExtra {
+  readonly socket: WebSocket;
+  readonly request: import('node:http').IncomingMessage;
+}
+
+export function servePaced<E extends Record<PropertyKey, unknown>>(options: ServerOptions<Record<string, unknown> | undefined, E & WsExtra>, wss: WebSocketServer, transport: PacedTransportOptions): Disposable {
+  const server = makeServer(options);
+  const { logger } = transport;
+  const reason = (err: unknown): string =>
+    transport.devErrors ? (err instanceof Error ? err.message : String(err)).slice(0, 120) : 'Internal server error';
+  wss.options.handleProtocols = handleProtocols;
+  wss.once('error', (err) => {
+    logger.error({ err }, 'the WebSocket server failed');
+    for (const client of wss.clients) client.close(CloseCode.InternalServerError, reason(err));
+  });
+
+  wss.on('connection', (socket, request) => {
+    socket.once('error', (err) => {
+      logger.warn({ err }, 'a WebSocket failed');
+      socket.close(CloseCode.InternalServerError, reason(err));
+    });
+    let pongWait: NodeJS.Timeout | null = null;
+    const pingInterval = transport.keepAliveMs > 0
+      ? setInterval(() => {
+        if (socket.readyState !== socket.OPEN) return;
+        pongWait = setTimeout(() => socket.terminate(), transport.keepAliveMs);
+        socket.once('pong', () => {
+          if (pongWait) clearTimeout(pongWait);
+          pongWait = null;
+        });
+        socket.ping();
+      }, transport.keepAliveMs)
+      : null;
+
+    let onMessage: ((data: string) => Promise<void>) | null = null;
+    const deliver = (data: string): void => {
+      onMessage?.(data).catch((err: unknown) => {
+        logger.error({ err }, 'a graphql-ws message handler failed');
+        socket.close(CloseCode.InternalServerError, reason(err));
+      });
+    };
+    const pacer = new MessagePacer(socket, deliver, transport.messagesPerTurn, transport.pauseAt);
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => new Promise<void>((resolve, reject) => {
+          if (socket.readyState !== socket.OPEN) return resolve();
+          socket.send(data, (err) => (err ? reject(err) : resolve()));
+        }),
+        close: (code, why) => socket.close(code, why),
+        onMessage: (cb) => {
+          onMessage = cb;
+          socket.on('message', (data) => pacer.push(String(data)));
+        },
+      },
+      { socket, request } as unknown as E & WsExtra,
+    );
+    socket.once('close', (code, why) => {
+      pacer.stop();
+      if (pongWait) clearTimeout(pongWait);
+      if (pingInterval) clearInterval(pingInterval);
+      void closed(code, String(why));
+    });
+  });
+
+  return {
+    dispose: async () => {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      wss.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wss.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
