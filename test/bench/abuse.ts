@@ -125,6 +125,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     const longMessage = 'a'.repeat(tiny ? 300 : 10_000);
     const aliases = Array.from({ length: tiny ? 300 : 30_000 }, (_, i) => `a${i}: __typename`).join(' ');
     const attacks: Attack[] = [
+      // What the probes alone cost over the time of the longest attacks (RSS: their own garbage too).
+      { name: `control: no attack, ${tiny ? 0.5 : 5} s of probes`, run: () => new Promise((resolve) => setTimeout(() => resolve('slept'), tiny ? 500 : 5_000)) },
       { name: 'control: an ordinary turn ("hello")', run: () => turn(redosProcess, 'hello') },
       { name: `trigger \`(a{1,5})+b\` on ${34} × a (a turn)`, run: () => turn(redosProcess, 'a'.repeat(34)) },
       { name: `trigger \`.*a.*x\` on ${tiny ? 300 : 10_000} chars (a turn)`, run: () => turn(redosProcess, longMessage) },
