@@ -106,9 +106,9 @@ describe('PGlite pool adapter', () => {
   });
 
   it('lets other work run between the statements of a long transaction (PGlite runs on this thread)', async () => {
-    // Issue 13: each statement resolved without I/O, so a transaction's chain of awaits was one task
-    // and held the event loop for all of it (a turn: 22–300 ms). Now the chain yields once a slice
-    // of PGLITE_SLICE_MS has run. 2,000 statements take longer than one slice on any machine.
+    // Issue 13: on this thread each statement resolved without I/O, so a transaction's chain of
+    // awaits was one task and held the event loop for all of it (a turn: 22–300 ms). PGlite now runs
+    // on a worker thread (persistence/pglite-remote.ts): each statement is a message, other work runs.
     let ticks = 0;
     let running = true;
     const tick = () => {

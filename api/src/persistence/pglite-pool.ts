@@ -11,15 +11,16 @@
  * a checked-out client exclusive until it is released, which gives each TypeORM QueryRunner (and
  * so each transaction) the session to itself. The pool is therefore of size 1: code inside
  * `dataSource.transaction(em => ...)` must use `em`, never a global repository (that would wait for
- * the lock its own transaction holds).
+ * the lock its own transaction holds). PGlite itself runs on a worker thread (pglite-remote.ts), so
+ * its statements never hold the server's event loop.
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
-import { EventLoopSlice } from './event-loop-slice';
+import { RemotePglite } from './pglite-remote';
 import { Mutex, type Release } from './mutex';
 
 export interface PgliteOptions {
@@ -41,9 +42,6 @@ export interface PgliteDriver {
 /** How long close() waits for a checked-out client to come back. */
 const CLOSE_WAIT_MS = 5_000;
 
-/** The longest run of PGlite statements before other work gets the event loop (event-loop-slice.ts). */
-export const PGLITE_SLICE_MS = 5;
-
 type ReleaseFn = (err?: unknown) => void;
 type QueryCallback = (err: Error | null, result?: pg.QueryResult) => void;
 type ConnectCallback = (err: Error | undefined, client?: pg.Client, release?: ReleaseFn) => void;
@@ -54,18 +52,16 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
-  let pglite: PGlite;
+  let pglite: RemotePglite;
   try {
-    pglite = await PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    });
+    pglite = await RemotePglite.open({ dataDir, loadDataDir: options.loadDataDir });
   } catch (err) {
     unlock();
     throw err;
   }
   // `connection` is an undocumented but supported pg.Client option (PGlite's node-postgres entry).
-  const config = { connection: new PglitePgConnection({ pglite: yieldingEvery(pglite, PGLITE_SLICE_MS) }) } as pg.ClientConfig;
+  // PglitePgConnection is typed for PGlite; RemotePglite has the part of it that the connection uses.
+  const config = { connection: new PglitePgConnection({ pglite: pglite as unknown as PGlite }) } as pg.ClientConfig;
   const client: PooledClient = new pg.Client(config);
   await client.connect();
   const session = new PgliteSession(pglite, client);
@@ -77,25 +73,6 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
   return { Pool: BoundPool, dumpDataDir: () => session.dump(), close: () => session.close().finally(unlock) };
 }
 
-/**
- * PGlite as the pg connection sees it, but each protocol message waits for the event-loop slice:
- * the connection chains its messages through promises, so without this a whole transaction is one
- * uninterrupted task (event-loop-slice.ts says why that matters).
- */
-function yieldingEvery(pglite: PGlite, sliceMs: number): PGlite {
-  const slice = new EventLoopSlice(sliceMs);
-  const exec = pglite.execProtocolStream.bind(pglite);
-  return new Proxy(pglite, {
-    get(target, key, receiver) {
-      if (key !== 'execProtocolStream') return Reflect.get(target, key, receiver);
-      return async (...args: Parameters<PGlite['execProtocolStream']>) => {
-        await slice.pass();
-        return exec(...args);
-      };
-    },
-  });
-}
-
 /** The shared state of every Pool of one driver: the PGlite instance, its client and the lock. */
 export class PgliteSession extends EventEmitter {
   private readonly mutex = new Mutex();
@@ -103,7 +80,7 @@ export class PgliteSession extends EventEmitter {
   private holders = 0;
 
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: RemotePglite,
     private readonly client: PooledClient,
   ) {
     super();

@@ -1,0 +1,59 @@
+/**
+ * The worker thread that hosts the embedded PGlite (pglite-remote.ts says why). It runs one PGlite
+ * and answers, one request at a time in arrival order: `exec` (wire-protocol bytes in, the backend's
+ * reply bytes out, transferred), `dump` (the data directory as a tar) and `close`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+export interface PgliteThreadData {
+  readonly dataDir?: string;
+  readonly loadDataDir?: ArrayBuffer;
+}
+export type PgliteRequest = { id: number; op: 'exec'; bytes: Uint8Array } | { id: number; op: 'dump' } | { id: number; op: 'close' };
+export type PgliteReply = { id: number; ok: true; bytes?: Uint8Array; tar?: ArrayBuffer } | { id: number; ok: false; message: string };
+export type PgliteReady = { ready: true } | { ready: false; message: string };
+
+const port = parentPort!;
+const data = workerData as PgliteThreadData;
+
+async function main(): Promise<void> {
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(data.dataDir ? { dataDir: data.dataDir } : {}),
+      ...(data.loadDataDir ? { loadDataDir: new Blob([data.loadDataDir]) } : {}),
+    });
+  } catch (err) {
+    port.postMessage({ ready: false, message: err instanceof Error ? err.message : String(err) } satisfies PgliteReady);
+    return;
+  }
+  port.postMessage({ ready: true } satisfies PgliteReady);
+  // Requests are served in order: the pg connection on the other side already sends one at a time.
+  let queue = Promise.resolve();
+  port.on('message', (request: PgliteRequest) => {
+    queue = queue.then(() => serve(pglite, request));
+  });
+}
+
+async function serve(pglite: PGlite, request: PgliteRequest): Promise<void> {
+  try {
+    if (request.op === 'exec') {
+      const bytes = await pglite.execProtocolRaw(request.bytes);
+      // A copy: the reply may be a view into PGlite's memory, which the next statement overwrites.
+      const reply = bytes.slice();
+      port.postMessage({ id: request.id, ok: true, bytes: reply } satisfies PgliteReply, [reply.buffer]);
+    } else if (request.op === 'dump') {
+      const tar = await (await pglite.dumpDataDir('none')).arrayBuffer();
+      port.postMessage({ id: request.id, ok: true, tar } satisfies PgliteReply, [tar]);
+    } else {
+      await pglite.close();
+      port.postMessage({ id: request.id, ok: true } satisfies PgliteReply);
+      port.close();
+    }
+  } catch (err) {
+    port.postMessage({ id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) } satisfies PgliteReply);
+  }
+}
+
+void main();
