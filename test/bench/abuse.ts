@@ -30,6 +30,11 @@ import { BenchReport, collectGarbage, percentile, runAsScript, type BenchOptions
 
 const TOKEN = 'bench-admin-token-0123456789';
 const ATTACK_TIMEOUT_MS = 60_000;
+/** A short attack is sent again until this many probes overlapped it (tiny: 3), at most MAX_RUNS times (tiny: 2). */
+const MIN_PROBES = 30;
+const MAX_RUNS = 20;
+/** Flood processes connected beforehand: one per run of the flood. */
+const FLOODS = 5;
 interface Gql { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] }
 
 const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
@@ -43,6 +48,8 @@ interface Attack {
   readonly name: string;
   /** Sends the attack; resolves with a short outcome once it is answered (or, for a turn, finished). */
   run(): Promise<string>;
+  /** Runs at most (1: its second run would be another case, e.g. a warm cache); default MAX_RUNS. */
+  readonly maxRuns?: number;
 }
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
@@ -116,6 +123,9 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     const argsProcess = await spawn('quick');
 
     const scale = tiny ? 0.05 : 1;
+    const floods = tiny ? 1 : FLOODS;
+    const minProbes = tiny ? 3 : MIN_PROBES;
+    const maxRuns = tiny ? 2 : MAX_RUNS;
     // Payloads are built before any timing: the attacker's own work is not the server's.
     const manySkills = fill('engine: ford\ndescription: x\nallowedSkills:\n', (i) => `  - skill-${i}\n`, 549_000 * scale);
     const flowMap = fill('engine: ford\ndescription: x\nparams: {', (i) => `k${i}: ${i}, `, 1_000_000 * scale, 'z: 0}\n');
@@ -126,30 +136,31 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     const aliases = Array.from({ length: tiny ? 300 : 30_000 }, (_, i) => `a${i}: __typename`).join(' ');
     const attacks: Attack[] = [
       // What the probes alone cost over the time of the longest attacks (RSS: their own garbage too).
-      { name: `control: no attack, ${tiny ? 0.5 : 5} s of probes`, run: () => new Promise((resolve) => setTimeout(() => resolve('slept'), tiny ? 500 : 5_000)) },
+      { name: `control: no attack, ${tiny ? 0.5 : 5} s of probes`, maxRuns: 1, run: () => new Promise((resolve) => setTimeout(() => resolve('slept'), tiny ? 500 : 5_000)) },
       { name: 'control: an ordinary turn ("hello")', run: () => turn(redosProcess, 'hello') },
       { name: `trigger \`(a{1,5})+b\` on ${34} × a (a turn)`, run: () => turn(redosProcess, 'a'.repeat(34)) },
       { name: `trigger \`.*a.*x\` on ${tiny ? 300 : 10_000} chars (a turn)`, run: () => turn(redosProcess, longMessage) },
       { name: `anonymous query of ${tiny ? 300 : '30,000'} aliases`, run: async () => outcome(await gql(`{ ${aliases} }`, {}, null), () => 'answered') },
       { name: `validateDocument, ${tiny ? '4,000' : '80,000'}-entry allowedSkills`, run: async () => outcome(await validate('_vance/recipes/many.yaml', manySkills), (d) => `${d.validateDocument.length} diagnostics`) },
       { name: 'validateDocument, 1 MB flow map', run: async () => outcome(await validate('_vance/recipes/flow.yaml', flowMap), (d) => `${d.validateDocument.length} diagnostics`) },
-      { name: `putDocument, ${tiny ? '1,000' : '20,000'}-trigger skill`, run: async () => outcome(await put('_vance/skills/many/SKILL.md', manyTriggers), (d) => `version ${d.putDocument.version}`) },
-      { name: 'forced 549 KB recipe, then `recipes` (first load)', run: async () => {
+      { name: `putDocument, ${tiny ? '1,000' : '20,000'}-trigger skill`, maxRuns: 1, run: async () => outcome(await put('_vance/skills/many/SKILL.md', manyTriggers), (d) => `version ${d.putDocument.version}`) },
+      { name: 'forced 549 KB recipe, then `recipes` (first load)', maxRuns: 1, run: async () => {
         const forced = await put('_vance/recipes/forced.yaml', forcedRecipe, true);
         if (forced.errors) return outcome(forced, () => '');
         return outcome(await gql('{ recipes(project: "lab") { count } }', {}, mallory), (d) => `${d.recipes.count} recipes`);
       } },
       { name: `tool-call argument of ${tiny ? '0.1' : '5'} MB (a turn)`, run: () => turn(argsProcess, bigArgument) },
       { name: 'script calling vance.log in a loop (a turn)', run: () => turn(loopProcess, 'call skill_loop__spin {}') },
-      { name: `${tiny ? 500 : '5,000'} subscribe messages at once on one socket (another process)`, run: async () => {
-        const { refusals, closed } = await flooder.flood();
+      { name: `${tiny ? 500 : '5,000'} subscribe messages at once on one socket (another process)`, maxRuns: floods, run: async () => {
+        const { refusals, closed } = await flooders[floodsUsed++]!.flood();
         return `${Object.values(refusals).reduce((a, b) => a + b, 0)} refusals read${closed ? ', socket cut off' : ''}`;
       } },
     ];
 
     // The flood comes from another process, as from another machine (its own sending is not the
     // server's work); it connects now and floods when its attack runs.
-    const flooder = await connectFlood(vance.url.replace(/^http/, 'ws'), mallory, tiny ? 500 : 5_000, 'subscription { documentChanged(project: "lab") { path } }');
+    const flooders = await Promise.all(Array.from({ length: floods }, () => connectFlood(vance.url.replace(/^http/, 'ws'), mallory, tiny ? 500 : 5_000, 'subscription { documentChanged(project: "lab") { path } }')));
+    let floodsUsed = 0;
 
     // Baseline: the probe alone.
     for (let i = 0; i < 20; i++) await probe();
@@ -165,19 +176,31 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     print('');
     print(`## Abuse: another tenant's trivial query during each attack, ÷ the same query alone (baseline p50 ${f(base50)} ms, p99 ${f(base99)} ms; event loop max idle ${f(idleLoopMax, 1)} ms)`);
     print('');
-    print('| attack | outcome | answer (ms) | probes | p50 ratio | p99 ratio | event loop max (ms) | RSS after ÷ before |');
-    print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    print('| attack | outcome | runs | answer p50 (ms) | probes | p50 ratio | p99 ratio | event loop max (ms) | RSS after ÷ before |');
+    print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     // BENCH_ONLY=text runs only the attacks whose name contains it (to look at one case).
     const only = process.env.BENCH_ONLY;
     for (const attack of attacks.filter((a) => !only || a.name.includes(only))) {
       collectGarbage();
       const rssBefore = process.memoryUsage().rss;
       loop.reset();
-      // A bench must end: an attack that does not answer within ATTACK_TIMEOUT_MS is reported as such.
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`no answer in ${ATTACK_TIMEOUT_MS} ms`), ATTACK_TIMEOUT_MS); });
-      const attempt = () => Promise.race([attack.run(), timedOut]).catch((e: unknown) => `threw: ${(e as Error).message.slice(0, 60)}`).finally(() => clearTimeout(timer));
-      const { result, abuseMs, probeMs: during } = await probeDuring(attempt, async () => void (await probe()));
+      // A short attack overlaps one or two probes, too few for a percentile: it is sent again (one at
+      // a time) until minProbes probes overlapped it, at most maxRuns times.
+      const during: number[] = [];
+      const answers: number[] = [];
+      let result = '';
+      for (let run = 0; run < Math.min(attack.maxRuns ?? maxRuns, maxRuns) && (run === 0 || during.length < minProbes); run++) {
+        // A bench must end: an attack that does not answer within ATTACK_TIMEOUT_MS is reported as such.
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`no answer in ${ATTACK_TIMEOUT_MS} ms`), ATTACK_TIMEOUT_MS); });
+        const attempt = () => Promise.race([attack.run(), timedOut]).catch((e: unknown) => `threw: ${(e as Error).message.slice(0, 60)}`).finally(() => clearTimeout(timer));
+        const probed = await probeDuring(attempt, async () => void (await probe()));
+        during.push(...probed.probeMs);
+        answers.push(probed.abuseMs);
+        result = probed.result;
+        if (result.startsWith('no answer') || result.startsWith('threw')) break;
+      }
+      const abuseMs = percentile(answers, 50);
       const loopMax = loop.max / 1e6;
       collectGarbage();
       await new Promise((r) => setTimeout(r, 100));
@@ -186,10 +209,10 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       const r50 = report.ratio('Abuse: probe p50 ÷ baseline p50', attack.name, percentile(during, 50) / base50);
       const r99 = report.ratio('Abuse: probe p99 ÷ baseline p99', attack.name, percentile(during, 99) / base99);
       report.ratio('Abuse: RSS after ÷ before', attack.name, rss);
-      print(`| ${attack.name} | ${result} | ${f(abuseMs, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
+      print(`| ${attack.name} | ${result} | ${answers.length} | ${f(abuseMs, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
     }
     loop.disable();
-    flooder.stop();
+    for (const flooder of flooders) flooder.stop();
     print('');
     return report.rows;
   } finally {

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocumentTooCostlyError } from '../domain/documents/document-validator';
 import { LimitExceededError } from '../domain/errors';
@@ -6,6 +7,7 @@ import { parseRecipe } from '../domain/recipes/parse-recipe';
 import { parseSkill } from '../domain/skills/parse-skill';
 import { createDocumentValidator } from './document-validators';
 import { ValidationPool, type ValidationPoolOptions } from './validation-pool';
+import { VALIDATION_THREAD_NICE } from './validation-task';
 
 /**
  * Issue 13 part 4: validation on worker threads. The pool must answer what the inline validator
@@ -39,6 +41,23 @@ const SAMPLES: [string, string][] = [
 describe('ValidationPool', () => {
   it.each(SAMPLES)('answers %s as the inline validator does', async (path, content) => {
     expect(await pool().validate(path, content)).toEqual(inline.validate(path, content));
+  });
+
+  it.runIf(process.platform === 'linux')('runs its workers at a lower CPU priority than the server thread (Linux: per thread)', async () => {
+    const niceOf = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const ownNice = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+    const validating = pool();
+    await validating.validate('_vance/recipes/big.yaml', megabyteRecipe());
+    const threads = readdirSync('/proc/self/task').map((tid) => {
+      try {
+        return niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'));
+      } catch {
+        return null; // a thread that ended meanwhile
+      }
+    });
+    expect(threads).toContain(Math.min(ownNice + VALIDATION_THREAD_NICE, 19));
+    // This thread (the server's, in production) kept its own.
+    expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(ownNice);
   });
 
   it('answers free documents without a worker', async () => {

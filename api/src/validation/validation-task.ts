@@ -15,3 +15,6 @@ export interface ValidationWorkerData {
   readonly templateLimits: TemplateLimits;
   readonly regexCheck: { readonly timeoutMs: number; readonly budgetMsPerMinute: number };
 }
+
+/** How much lower than the server's a validation worker's CPU priority is (validation-worker.ts). */
+export const VALIDATION_THREAD_NICE = 10;
