@@ -9,7 +9,7 @@ import { buildSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { NunjucksTemplateEngine, type TemplateLimits } from './templates';
 import { createDocumentValidator } from './validation/document-validators';
-import { LARGE_DOCUMENT_MIN_CHARS, ValidationPool } from './validation/validation-pool';
+import { LARGE_DOCUMENT_MIN_CHARS, LARGE_JSON_MIN_CHARS, ValidationPool } from './validation/validation-pool';
 import {
   laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
   type Database,
@@ -109,6 +109,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     services,
     logger,
     maxRequestBytes: config.maxRequestBytes,
+    maxAnonymousRequestBytes: config.maxAnonymousRequestBytes,
+    largeJson: validation.jsonParser(LARGE_JSON_MIN_CHARS),
     operationLimits: config.operationLimits,
     introspection: config.introspection,
     budgets: config.budgets,

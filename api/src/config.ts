@@ -19,6 +19,8 @@ export interface VanceConfig {
   readonly logLevel: string;
   /** Largest HTTP request body and largest WebSocket message accepted, in bytes. */
   readonly maxRequestBytes: number;
+  /** Largest HTTP request body without an Authorization header (such a caller can only ask `me`, or fail). */
+  readonly maxAnonymousRequestBytes: number;
   /** What one operation may ask for, checked before execution and before authentication (DESIGN §6). */
   readonly operationLimits: OperationLimitsConfig;
   /** Who may introspect the schema (`__schema`, `__type`). */
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     defaultsDir: path.resolve(env.VANCE_DEFAULTS_DIR?.trim() || path.join(REPO_ROOT, 'vance-defaults')),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     maxRequestBytes: requestBytesSetting(env, maxDocumentBytes),
+    maxAnonymousRequestBytes: intSetting(env, 'VANCE_MAX_ANONYMOUS_REQUEST_BYTES', 64 * 1024, 1024),
     operationLimits: Object.freeze({
       maxTokens: intSetting(env, 'VANCE_MAX_TOKENS', 3_000, 100, 1_000_000),
       maxDepth: intSetting(env, 'VANCE_MAX_DEPTH', 12, 2, 1_000),

@@ -27,6 +27,8 @@ const ABUSIVE: readonly { limit: string; max: number; query: string }[] = [
   { limit: 'maxDirectives', max: 50, query: `{ me { login ${'@include(if: true) '.repeat(51)}} }` },
 ];
 
+const NOT_A_TOKEN = 'not-a-token';
+
 interface Posted { status: number; body: GraphQLResult; ms: number }
 
 describe.each(testDatabases())('operation limits ($name)', (driver) => {
@@ -77,15 +79,16 @@ describe.each(testDatabases())('operation limits ($name)', (driver) => {
     await db?.close();
   });
 
-  it('refuses an anonymous 1.5 MB query of 30,000 aliases by maxTokens at once, while another tenant is served', async () => {
+  it('refuses a 1.5 MB query of 30,000 aliases with a bad token by maxTokens at once, before authentication, while another tenant is served', async () => {
     expect(ATTACK.length).toBeGreaterThan(1_500_000);
     expect(ATTACK.length).toBeLessThan(MAX_REQUEST_BYTES);
     // Baselines: the other tenant's trivial query, and a request as large as the attack that asks for
     // almost nothing (one field, then a 1.5 MB comment) — the cost of moving and reading 1.5 MB.
     const trivialMs = await baselineMs();
     const padded = `{ me { login } } #${'x'.repeat(ATTACK.length)}`;
-    const paddedMs = await slowestMs(padded, null, (r) => expect(r.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED'));
-    const [refused, answered] = await Promise.all([post(ATTACK), post('{ me { login } }', outsider)]);
+    // A token that is not one: the body limit of callers with a token, and no authentication yet.
+    const paddedMs = await slowestMs(padded, NOT_A_TOKEN, (r) => expect(r.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED'));
+    const [refused, answered] = await Promise.all([post(ATTACK, NOT_A_TOKEN), post('{ me { login } }', outsider)]);
     expect(refused.status).toBe(400);
     expect(refused.body.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'maxTokens', max: 3000 });
     expect(refused.body.errors?.[0]?.message).toContain('maxTokens');
@@ -93,6 +96,14 @@ describe.each(testDatabases())('operation limits ($name)', (driver) => {
     // Before the limits the attack took 101 s and held everyone up; generous factors keep a loaded machine green.
     expect(refused.ms).toBeLessThan(paddedMs * 10);
     expect(answered.ms).toBeLessThan((trivialMs + paddedMs) * 10);
+  });
+
+  it('refuses the same document without a token by its size (maxAnonymousRequestBytes, 64 KiB) before reading it', async () => {
+    const refused = await post(ATTACK);
+    expect(refused.status).toBe(413);
+    expect(refused.body.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'maxAnonymousRequestBytes', max: 64 * 1024 });
+    // An anonymous caller's ordinary query is far below it.
+    expect((await post('{ me { login } }')).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 
   it('refuses the same document over graphql-ws, anonymous, with the same error', async () => {
@@ -127,7 +138,7 @@ describe.each(testDatabases())('operation limits ($name)', (driver) => {
   it('refuses a request body over maxRequestBytes with 413 and a GraphQL error naming the limit', async () => {
     const res = await fetch(t.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${NOT_A_TOKEN}` },
       body: JSON.stringify({ query: `{ me { login } } # ${'x'.repeat(MAX_REQUEST_BYTES)}` }),
     });
     expect(res.status).toBe(413);

@@ -15,7 +15,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, Lexer, Source, TokenKind, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { OperationLimitsConfig } from '../config';
 
-export type OperationLimit = keyof OperationLimitsConfig | 'maxRequestBytes';
+export type OperationLimit = keyof OperationLimitsConfig | 'maxRequestBytes' | 'maxAnonymousRequestBytes';
 
 const UNIT: Record<OperationLimit, string> = {
   maxTokens: 'tokens',
@@ -24,6 +24,7 @@ const UNIT: Record<OperationLimit, string> = {
   maxCost: 'fields',
   maxDirectives: 'directives',
   maxRequestBytes: 'bytes',
+  maxAnonymousRequestBytes: 'bytes without a token',
 };
 
 /** The refusal of every operation limit: BAD_USER_INPUT naming the limit and its maximum. */

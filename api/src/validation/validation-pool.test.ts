@@ -60,6 +60,13 @@ describe('ValidationPool', () => {
     expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(ownNice);
   });
 
+  it('parses a large JSON request body on a worker as JSON.parse does, and says when it is not JSON', async () => {
+    const json = pool().jsonParser(10);
+    const body = JSON.stringify({ query: 'mutation M($t: String!) { sendMessage(text: $t) { id } }', variables: { t: 'x'.repeat(200_000), n: [1, 2.5, null, true] } });
+    expect(await json.parse(body)).toEqual({ value: JSON.parse(body) });
+    expect(await json.parse('{"query": ')).toBeUndefined();
+  });
+
   it('answers free documents without a worker', async () => {
     const p = pool();
     expect(await p.validate('notes/readme.md', 'anything: [')).toEqual([]);

@@ -43,6 +43,18 @@ export interface ValidationPoolOptions {
  */
 export const LARGE_DOCUMENT_MIN_CHARS = 32 * 1024;
 
+/** Request bodies this long or longer are parsed on the pool: about 1 ms of JSON.parse on the loop. */
+export const LARGE_JSON_MIN_CHARS = 128 * 1024;
+
+/** JSON.parse reads 8 MiB (the largest body) in well under a second; not the validation deadline. */
+const JSON_DEADLINE_MS = 10_000;
+
+/** Parses JSON text off the event loop; `undefined` when it is not JSON. */
+export interface LargeJsonParser {
+  readonly minChars: number;
+  parse(text: string): Promise<{ readonly value: unknown } | undefined>;
+}
+
 const WORKER_FILE = join(__dirname, `validation-worker${extname(__filename)}`);
 
 export class ValidationPool implements DocumentChecker {
@@ -123,6 +135,25 @@ export class ValidationPool implements DocumentChecker {
       if (error instanceof Error && /queue is at limit/i.test(error.message)) throw this.queueFull();
       throw error;
     }
+  }
+
+  /**
+   * Parses request bodies of at least `minChars` (graphql/server.ts). A caller's work like a
+   * validation: refused with RATE_LIMITED when the queue is full; past the deadline, not JSON.
+   */
+  jsonParser(minChars: number, deadlineMs = JSON_DEADLINE_MS): LargeJsonParser {
+    return {
+      minChars,
+      parse: async (text) => {
+        if (this.pool.queueSize >= this.maxQueue) throw this.queueFull();
+        try {
+          return (await this.run({ kind: 'json', text }, 'the request body', deadlineMs)) as { value: unknown } | undefined;
+        } catch (error) {
+          if (error instanceof DocumentTooCostlyError) return undefined;
+          throw error;
+        }
+      },
+    };
   }
 
   /** Ends the workers (a running validation is cut off). */

@@ -4,12 +4,14 @@ import type { TemplateLimits } from '../templates';
 
 /**
  * What crosses to a pool worker: plain data only (structured clone). `validate` is a write's
- * validation; `skill` and `recipe` are the load-time parses of large stored documents.
+ * validation; `skill` and `recipe` are the load-time parses of large stored documents; `json` a large
+ * request body.
  */
 export type ValidationTask =
   | { readonly kind: 'validate'; readonly path: string; readonly content: string }
   | { readonly kind: 'skill'; readonly source: SkillSource }
-  | { readonly kind: 'recipe'; readonly input: RecipeInput };
+  | { readonly kind: 'recipe'; readonly input: RecipeInput }
+  | { readonly kind: 'json'; readonly text: string };
 
 export interface ValidationWorkerData {
   readonly templateLimits: TemplateLimits;

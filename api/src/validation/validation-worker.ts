@@ -32,7 +32,7 @@ if (process.platform === 'linux') {
 const templates = new NunjucksTemplateEngine({ sandbox: 'in-process', limits: settings.templateLimits });
 const validator = createDocumentValidator(templates, new RecheckAnalyser(settings.regexCheck));
 
-export default function run(task: ValidationTask): Diagnostic[] | ParsedSkill | ParseRecipeResult {
+export default function run(task: ValidationTask): Diagnostic[] | ParsedSkill | ParseRecipeResult | { value: unknown } | undefined {
   switch (task.kind) {
     case 'validate':
       return validator.validate(task.path, task.content);
@@ -41,5 +41,11 @@ export default function run(task: ValidationTask): Diagnostic[] | ParsedSkill | 
       return parseSkill(task.source, templates);
     case 'recipe':
       return parseRecipe(task.input, templates);
+    case 'json':
+      try {
+        return { value: JSON.parse(task.text) as unknown };
+      } catch {
+        return undefined;
+      }
   }
 }
