@@ -26,7 +26,9 @@ const PROCESS_ONLY_FLAGS = new Set(['--no-node-snapshot']);
 const HELD_UNTIL_SYNC = new Set(['P', 'B', 'D', 'E', 'C'].map((c) => c.charCodeAt(0)));
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!.slice();
+  // A copy with its own ArrayBuffer: a Buffer's slice() is a view into Node's shared pool, which
+  // cannot be transferred (Node 24: DataCloneError).
+  if (parts.length === 1) return new Uint8Array(parts[0]!);
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -105,7 +107,7 @@ export class RemotePglite {
    */
   async execProtocolStream(message: Uint8Array, _options?: { throwOnError?: boolean }): Promise<BackendMessage[]> {
     if (HELD_UNTIL_SYNC.has(message[0]!)) {
-      this.held.push(message.slice());
+      this.held.push(new Uint8Array(message));
       return [];
     }
     const batch = concat([...this.held, message]);

@@ -41,7 +41,7 @@ async function serve(pglite: PGlite, request: PgliteRequest): Promise<void> {
     if (request.op === 'exec') {
       const bytes = await pglite.execProtocolRaw(request.bytes);
       // A copy: the reply may be a view into PGlite's memory, which the next statement overwrites.
-      const reply = bytes.slice();
+      const reply = new Uint8Array(bytes);
       port.postMessage({ id: request.id, ok: true, bytes: reply } satisfies PgliteReply, [reply.buffer]);
     } else if (request.op === 'dump') {
       const tar = await (await pglite.dumpDataDir('none')).arrayBuffer();
