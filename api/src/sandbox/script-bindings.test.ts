@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { externalWait } from '../domain/scripting/script-runner';
 import { HostCalls, splitBindings } from './script-bindings';
 
 describe('splitBindings', () => {
@@ -42,5 +43,43 @@ describe('HostCalls.dispatch', () => {
     circular.self = circular;
     expect(await calls(() => circular).dispatch(0, '[]')).toMatch(/^evance\.f returned a value that is not JSON/);
     expect(await calls(() => 'y'.repeat(100)).dispatch(0, '[]')).toMatch(/^evance\.f: the result: \d+ characters/);
+  });
+});
+
+// Issue 13: counting only the guest's CPU time and each binding's own time let a `vance.log` loop run
+// 34 s against 5 s while its calls waited for a busy event loop. The budget is the run's wall-clock
+// time outside external waits: the time between calls counts as much as the time in them.
+describe('HostCalls compute budget', () => {
+  const clock = { now: 0 };
+  const meter = (limitMs: number, onExceeded: () => void) => ({ limitMs, elapsedMs: () => clock.now, exceeded: onExceeded });
+  const externalSleep = externalWait(async () => {
+    clock.now += 500; // an external wait of 500 ms
+    return null;
+  });
+
+  it('stops the run at the first call after the budget has passed, however cheap the calls were', async () => {
+    clock.now = 0;
+    let stopped = 0;
+    const calls = new HostCalls(splitBindings({ log: () => null }), { maxHostArgChars: 50, maxDepth: 3 });
+    calls.meterWith(meter(300, () => stopped++));
+    clock.now = 299; // 299 ms of waits for the event loop between calls, each call itself ~0 ms
+    await calls.dispatch(0, '[]');
+    expect(stopped).toBe(0);
+    clock.now = 301;
+    await calls.dispatch(0, '[]');
+    await calls.dispatch(0, '[]');
+    expect(stopped).toBe(1);
+  });
+
+  it('does not count the time inside external waits', async () => {
+    clock.now = 0;
+    let stopped = 0;
+    const calls = new HostCalls(splitBindings({ tool: externalSleep, log: () => null }), { maxHostArgChars: 50, maxDepth: 3 });
+    calls.meterWith(meter(300, () => stopped++));
+    for (let i = 0; i < 4; i++) await calls.dispatch(0, '[]'); // 2,000 ms waited
+    clock.now += 100;
+    await calls.dispatch(1, '[]');
+    expect(calls.computedMs).toBe(100);
+    expect(stopped).toBe(0);
   });
 });

@@ -99,11 +99,12 @@ export class HostCalls {
         this.checkBudget();
       }
     }
-    const started = performance.now();
+    // Measured on the meter's clock, the one the budget is read from.
+    const started = this.meter?.elapsedMs() ?? 0;
     try {
       return await this.call(entry, fn, argsJson);
     } finally {
-      this.waitedMs += performance.now() - started;
+      this.waitedMs += (this.meter?.elapsedMs() ?? 0) - started;
     }
   };
 

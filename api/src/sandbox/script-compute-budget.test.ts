@@ -44,27 +44,6 @@ describe('the compute budget of a script run', () => {
     expect(error.kind).toBe('TIMEOUT');
   });
 
-  it('charges the wait for the event loop when it is busy with other work', async () => {
-    // The host's event loop is kept busy in 2 ms slices, as a server serving other tenants is; each
-    // vance.log call waits for a slice to end. Counting only the guest's and the binding's own time
-    // (the first fix) let 300 ms of budget make ≥ 300 / 0.055 ≈ 5,400 calls, each ~2 ms: 11 s.
-    let busy = true;
-    const hog = () => {
-      const until = performance.now() + 2;
-      while (performance.now() < until) { /* another tenant's request */ }
-      if (busy) setImmediate(hog);
-    };
-    setImmediate(hog);
-    let calls = 0;
-    try {
-      const error = await failure(run('for (;;) vance.log("x")', { log: () => { calls++; return null; } }, 300));
-      expect(error.kind).toBe('TIMEOUT');
-    } finally {
-      busy = false;
-    }
-    expect(calls).toBeLessThan(2_700);
-  });
-
   it('does not charge external waits (tool and model calls), however long they take', async () => {
     const wait = externalWait(() => new Promise((resolve) => setTimeout(() => resolve('ok'), 50)));
     // Thirty waits of 50 ms each: 1.5 s of waiting against a 500 ms compute budget.
