@@ -12,6 +12,7 @@
 import { extname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { inheritedWorkerFlags } from '../worker-flags';
 import { Parser } from 'pg-protocol/dist/parser';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
 import type { PgliteReady, PgliteReply, PgliteRequest, PgliteThreadData } from './pglite-thread';
@@ -19,8 +20,6 @@ import type { PgliteReady, PgliteReply, PgliteRequest, PgliteThreadData } from '
 type PgliteRequestBody = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id'> : never) : never;
 
 const THREAD_FILE = join(__dirname, `pglite-thread${extname(__filename)}`);
-/** Flags a worker refuses (`npm start` runs `--no-node-snapshot`). */
-const PROCESS_ONLY_FLAGS = new Set(['--no-node-snapshot']);
 
 /** Frontend messages answered only at the next Sync: Parse, Bind, Describe, Execute, Close. */
 const HELD_UNTIL_SYNC = new Set(['P', 'B', 'D', 'E', 'C'].map((c) => c.charCodeAt(0)));
@@ -83,7 +82,7 @@ export class RemotePglite {
       ...(options.loadDataDir ? { loadDataDir: await options.loadDataDir.arrayBuffer() } : {}),
     };
     const transferList = workerData.loadDataDir ? [workerData.loadDataDir] : [];
-    const execArgv = process.execArgv.filter((flag) => !PROCESS_ONLY_FLAGS.has(flag));
+    const execArgv = inheritedWorkerFlags();
     // Under tsx or vitest (tests, `npm run dev`) the thread is the .ts file, read through tsx's require hook.
     const worker = THREAD_FILE.endsWith('.ts')
       ? new Worker(`require(${JSON.stringify(createRequire(__filename).resolve('tsx/cjs'))}); require(${JSON.stringify(THREAD_FILE)});`, { eval: true, workerData, execArgv, transferList })

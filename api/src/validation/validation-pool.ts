@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Piscina } from 'piscina';
+import { inheritedWorkerFlags } from '../worker-flags';
 import type { Diagnostic } from '../domain/errors';
 import { LimitExceededError } from '../domain/errors';
 import { DocumentTooCostlyError, type DocumentChecker, type DocumentValidator } from '../domain/documents/document-validator';
@@ -173,12 +174,10 @@ export class ValidationPool implements DocumentChecker {
 
 /** The process's flags minus those a worker refuses (`npm start` runs `--no-node-snapshot`), plus tsx for a .ts worker. */
 function workerExecArgv(): string[] {
-  const inherited = process.execArgv.filter((flag) => !PROCESS_ONLY_FLAGS.has(flag));
+  const inherited = inheritedWorkerFlags();
   // piscina require()s the worker file first; tsx's require hook lets that read TypeScript.
   return WORKER_FILE.endsWith('.ts') ? [...inherited, '--require', createRequire(__filename).resolve('tsx/cjs')] : inherited;
 }
-
-const PROCESS_ONLY_FLAGS: ReadonlySet<string> = new Set(['--no-node-snapshot']);
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError' || (error as { code?: unknown }).code === 'ABORT_ERR');
