@@ -10,8 +10,11 @@
  *
  * The server runs in this process (startVance over PGlite, or PostgreSQL with TEST_DATABASE_URL), so
  * the event-loop delay measured is the server's own. The probe is `{ me { login } }` of tenant
- * globex's user, sent one at a time over HTTP for as long as the attack is unanswered. Numbers are
- * printed, never asserted.
+ * globex's user, sent one at a time over HTTP for as long as the attack is unanswered. The attacks
+ * are sent from another process (support/attack-process.ts, support/flood-process.ts), as from
+ * another machine: building and posting a 5 MB body is the attacker's work, not the server's.
+ * Before the baseline the probe runs for a few seconds, so that the heap has grown to its working
+ * size and the RSS ratios measure the attacks, not the warm-up. Numbers are printed, never asserted.
  */
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +29,7 @@ import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/
 import { benchDatabase } from '../support/databases';
 import { probeDuring } from '../graphql/harness';
 import { connectFlood } from '../support/flood-process';
+import { startAttacker } from '../support/attack-process';
 import { BenchReport, collectGarbage, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const TOKEN = 'bench-admin-token-0123456789';
@@ -85,27 +89,31 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       if (r.data?.me?.login !== 'olga') throw new Error(`probe failed: ${JSON.stringify(r)}`);
       return performance.now() - sent;
     };
-    const put = (path: string, content: string, force = false) => gql(
-      'mutation P($path: String!, $content: String!, $force: Boolean) { putDocument(layer: PROJECT, project: "lab", path: $path, content: $content, force: $force) { version } }',
-      { path, content, force }, mallory);
-    const validate = (path: string, content: string) => gql('query V($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { severity } }', { path, content }, mallory);
     const outcome = (r: Gql, ok: (data: any) => string): string => (r.errors ? String(r.errors[0]?.extensions?.code ?? r.errors[0]?.message) : ok(r.data));
+    // Every attack request is sent from another process, as from another machine (see startAttacker).
+    const attacker = await startAttacker(vance.url);
+    const PUT = 'mutation P($path: String!, $content: String!, $force: Boolean) { putDocument(layer: PROJECT, project: "lab", path: $path, content: $content, force: $force) { version } }';
+    const VALIDATE = 'query V($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { severity } }';
+    const SEND = 'mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }';
 
     // A turn of mallory's own process, timed to its TurnFinished/TurnFailed on this instance's bus.
     const spawn = async (recipe: string): Promise<string> =>
       (await must(`mutation { spawnProcess(input: { project: "lab", recipe: "${recipe}" }) { id } }`, {}, mallory)).spawnProcess.id as string;
-    const turn = async (processId: string, text: string): Promise<string> => {
-      const ended = new Promise<string>((resolve) => {
-        const off = vance.services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
-          if (e.processId === processId && (e.type === 'TurnFinished' || e.type === 'TurnFailed')) {
-            off();
-            resolve(e.type);
-          }
+    const prepareTurn = async (processId: string, text: string): Promise<() => Promise<string>> => {
+      const message = await attacker.prepare(SEND, { id: processId, text }, mallory);
+      return async () => {
+        const ended = new Promise<string>((resolve) => {
+          const off = vance.services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
+            if (e.processId === processId && (e.type === 'TurnFinished' || e.type === 'TurnFailed')) {
+              off();
+              resolve(e.type);
+            }
+          });
         });
-      });
-      const sent = await gql('mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }', { id: processId, text }, mallory);
-      if (sent.errors) return outcome(sent, () => '');
-      return ended;
+        const sent = await message.send();
+        if (sent.errors) return outcome(sent, () => '');
+        return ended;
+      };
     };
 
     // Fixtures: a quick recipe; a skill with a backtracking trigger; a skill whose script loops on a binding.
@@ -134,23 +142,39 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     const bigArgument = `call doc_read {"path": "${'x'.repeat(tiny ? 100_000 : 5_000_000)}"}`;
     const longMessage = 'a'.repeat(tiny ? 300 : 10_000);
     const aliases = Array.from({ length: tiny ? 300 : 30_000 }, (_, i) => `a${i}: __typename`).join(' ');
+    const send = async (query: string, variables: Record<string, unknown>, token: string | null, ok: (data: any) => string): Promise<() => Promise<string>> => {
+      const request = await attacker.prepare(query, variables, token);
+      return async () => outcome(await request.send(), ok);
+    };
+    const validated = (d: any) => `${d.validateDocument.length} diagnostics`;
+    const ordinaryTurn = await prepareTurn(redosProcess, 'hello');
+    const exponentialTurn = await prepareTurn(redosProcess, 'a'.repeat(34));
+    const polynomialTurn = await prepareTurn(redosProcess, longMessage);
+    const aliasQuery = await send(`{ ${aliases} }`, {}, null, () => 'answered');
+    const validateMany = await send(VALIDATE, { path: '_vance/recipes/many.yaml', content: manySkills }, mallory, validated);
+    const validateFlow = await send(VALIDATE, { path: '_vance/recipes/flow.yaml', content: flowMap }, mallory, validated);
+    const putTriggers = await send(PUT, { path: '_vance/skills/many/SKILL.md', content: manyTriggers }, mallory, (d) => `version ${d.putDocument.version}`);
+    const putForced = await attacker.prepare(PUT, { path: '_vance/recipes/forced.yaml', content: forcedRecipe, force: true }, mallory);
+    const listRecipes = await send('{ recipes(project: "lab") { count } }', {}, mallory, (d) => `${d.recipes.count} recipes`);
+    const argumentTurn = await prepareTurn(argsProcess, bigArgument);
+    const loopTurn = await prepareTurn(loopProcess, 'call skill_loop__spin {}');
     const attacks: Attack[] = [
       // What the probes alone cost over the time of the longest attacks (RSS: their own garbage too).
       { name: `control: no attack, ${tiny ? 0.5 : 5} s of probes`, maxRuns: 1, run: () => new Promise((resolve) => setTimeout(() => resolve('slept'), tiny ? 500 : 5_000)) },
-      { name: 'control: an ordinary turn ("hello")', run: () => turn(redosProcess, 'hello') },
-      { name: `trigger \`(a{1,5})+b\` on ${34} × a (a turn)`, run: () => turn(redosProcess, 'a'.repeat(34)) },
-      { name: `trigger \`.*a.*x\` on ${tiny ? 300 : 10_000} chars (a turn)`, run: () => turn(redosProcess, longMessage) },
-      { name: `anonymous query of ${tiny ? 300 : '30,000'} aliases`, run: async () => outcome(await gql(`{ ${aliases} }`, {}, null), () => 'answered') },
-      { name: `validateDocument, ${tiny ? '4,000' : '80,000'}-entry allowedSkills`, run: async () => outcome(await validate('_vance/recipes/many.yaml', manySkills), (d) => `${d.validateDocument.length} diagnostics`) },
-      { name: 'validateDocument, 1 MB flow map', run: async () => outcome(await validate('_vance/recipes/flow.yaml', flowMap), (d) => `${d.validateDocument.length} diagnostics`) },
-      { name: `putDocument, ${tiny ? '1,000' : '20,000'}-trigger skill`, maxRuns: 1, run: async () => outcome(await put('_vance/skills/many/SKILL.md', manyTriggers), (d) => `version ${d.putDocument.version}`) },
+      { name: 'control: an ordinary turn ("hello")', run: ordinaryTurn },
+      { name: `trigger \`(a{1,5})+b\` on ${34} × a (a turn)`, run: exponentialTurn },
+      { name: `trigger \`.*a.*x\` on ${tiny ? 300 : 10_000} chars (a turn)`, run: polynomialTurn },
+      { name: `anonymous query of ${tiny ? 300 : '30,000'} aliases`, run: aliasQuery },
+      { name: `validateDocument, ${tiny ? '4,000' : '80,000'}-entry allowedSkills`, run: validateMany },
+      { name: 'validateDocument, 1 MB flow map', run: validateFlow },
+      { name: `putDocument, ${tiny ? '1,000' : '20,000'}-trigger skill`, maxRuns: 1, run: putTriggers },
       { name: 'forced 549 KB recipe, then `recipes` (first load)', maxRuns: 1, run: async () => {
-        const forced = await put('_vance/recipes/forced.yaml', forcedRecipe, true);
+        const forced = await putForced.send();
         if (forced.errors) return outcome(forced, () => '');
-        return outcome(await gql('{ recipes(project: "lab") { count } }', {}, mallory), (d) => `${d.recipes.count} recipes`);
+        return listRecipes();
       } },
-      { name: `tool-call argument of ${tiny ? '0.1' : '5'} MB (a turn)`, run: () => turn(argsProcess, bigArgument) },
-      { name: 'script calling vance.log in a loop (a turn)', run: () => turn(loopProcess, 'call skill_loop__spin {}') },
+      { name: `tool-call argument of ${tiny ? '0.1' : '5'} MB (a turn)`, run: argumentTurn },
+      { name: 'script calling vance.log in a loop (a turn)', run: loopTurn },
       { name: `${tiny ? 500 : '5,000'} subscribe messages at once on one socket (another process)`, maxRuns: floods, run: async () => {
         const { refusals, closed } = await flooders[floodsUsed++]!.flood();
         return `${Object.values(refusals).reduce((a, b) => a + b, 0)} refusals read${closed ? ', socket cut off' : ''}`;
@@ -163,7 +187,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     let floodsUsed = 0;
 
     // Baseline: the probe alone.
-    for (let i = 0; i < 20; i++) await probe();
+    const warmUntil = performance.now() + (tiny ? 200 : 5_000);
+    while (performance.now() < warmUntil) await probe();
     const baseline: number[] = [];
     for (let i = 0; i < (tiny ? 30 : 300); i++) baseline.push(await probe());
     const base50 = percentile(baseline, 50);
@@ -213,6 +238,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     }
     loop.disable();
     for (const flooder of flooders) flooder.stop();
+    attacker.stop();
     print('');
     return report.rows;
   } finally {
