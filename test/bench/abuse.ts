@@ -64,6 +64,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const database = await benchDatabase().open();
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(tiny ? { VANCE_SCRIPT_TIMEOUT_MS: '300' } : {}) });
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
+  // The attack and flood processes end with the bench, also when an attack throws.
+  const clients: { stop(): void }[] = [];
   try {
     const gql = async (query: string, variables: Record<string, unknown> = {}, token: string | null = TOKEN): Promise<Gql> => {
       const res = await fetch(vance.url, {
@@ -92,6 +94,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     const outcome = (r: Gql, ok: (data: any) => string): string => (r.errors ? String(r.errors[0]?.extensions?.code ?? r.errors[0]?.message) : ok(r.data));
     // Every attack request is sent from another process, as from another machine (see startAttacker).
     const attacker = await startAttacker(vance.url);
+    clients.push(attacker);
     const PUT = 'mutation P($path: String!, $content: String!, $force: Boolean) { putDocument(layer: PROJECT, project: "lab", path: $path, content: $content, force: $force) { version } }';
     const VALIDATE = 'query V($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { severity } }';
     const SEND = 'mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }';
@@ -184,6 +187,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     // The flood comes from another process, as from another machine (its own sending is not the
     // server's work); it connects now and floods when its attack runs.
     const flooders = await Promise.all(Array.from({ length: floods }, () => connectFlood(vance.url.replace(/^http/, 'ws'), mallory, tiny ? 500 : 5_000, 'subscription { documentChanged(project: "lab") { path } }')));
+    clients.push(...flooders);
     let floodsUsed = 0;
 
     // Baseline: the probe alone.
@@ -237,11 +241,10 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       print(`| ${attack.name} | ${result} | ${answers.length} | ${f(abuseMs, 0)} | ${during.length} | ${f(r50)} | ${f(r99)} | ${f(loopMax, 1)} | ${f(rss)} |`);
     }
     loop.disable();
-    for (const flooder of flooders) flooder.stop();
-    attacker.stop();
     print('');
     return report.rows;
   } finally {
+    for (const client of clients) client.stop();
     await vance.close();
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
