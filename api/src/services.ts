@@ -29,9 +29,6 @@ import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
 import { arthurEngine, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
-import { NotFoundError } from './domain/errors';
-import { TENANT_PROJECT, userProjectName } from './domain/identity/identity';
-import type { Principal } from './domain/identity/principal';
 import { TurnRunner, TurnService, type TurnStore } from './domain/turns';
 import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
@@ -192,7 +189,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const turnRunner = new TurnRunner({
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
     toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines,
-    principalOf: (tenantId, userId) => principalOf(adapters.identityStore, tenantId, userId),
+    principalOf: (tenantId, userId) => identity.principalOfUser(tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
     scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
     clientTools,
@@ -224,17 +221,4 @@ export function createServices(adapters: ServiceAdapters): Services {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
     skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, triggerBench, bus: adapters.bus, dispose,
   };
-}
-
-/** The process owner as a principal (tool calls run as the owner, seed 000 §4a). */
-async function principalOf(store: IdentityStore, tenantId: string, userId: string): Promise<Principal> {
-  const user = await store.findUserById(userId);
-  if (!user || user.tenantId !== tenantId) throw new NotFoundError('User', userId);
-  const [tenant, tenantProject, userProject] = await Promise.all([
-    store.findTenantById(tenantId),
-    store.findProjectByName(tenantId, TENANT_PROJECT),
-    store.findProjectByName(tenantId, userProjectName(user.login)),
-  ]);
-  if (!tenant || !tenantProject || !userProject) throw new NotFoundError('User', user.login);
-  return { user, tenant, tenantProjectId: tenantProject.id, userProjectId: userProject.id };
 }

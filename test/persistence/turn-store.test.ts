@@ -51,6 +51,21 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     expect((await turns.listMessages(acme, process.id)).at(-1)).toMatchObject({ role: 'assistant', toolCall: { kind: 'calls', calls: [{ id: 'c1' }] } });
   });
 
+  it('beginning a turn clears the turn request in the same statement, also when the inbox is empty; the input keeps ids, seq and times', async () => {
+    await processes.update(acme, process.id, () => ({ turnRequestedAt: new Date() }));
+    expect(await turns.beginTurn(acme, process.id, 'ford')).toBeNull();
+    expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).toBeNull();
+    const queued = await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'x' });
+    await processes.update(acme, process.id, () => ({ turnRequestedAt: new Date() }));
+    // Another tenant's id takes nothing and clears nothing.
+    expect(await turns.beginTurn(globex, process.id, 'ford')).toBeNull();
+    expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).not.toBeNull();
+    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).toBeNull();
+    expect(begun.taken).toEqual([{ id: queued.id, seq: expect.stringMatching(/^\d+$/), sender: 'USER', senderName: 'alice', content: 'x', createdAt: queued.createdAt.toISOString() }]);
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FINISHED' })).toBe(true);
+  });
+
   it('a failed turn puts its input back before messages queued meanwhile and drops its chat-log rows', async () => {
     const before = (await turns.listMessages(acme, process.id)).length;
     await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'first' });
@@ -69,7 +84,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
   it('events: increasing ids, listed after an id; running and requested turns for recovery; tenants isolated', async () => {
     const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
     const events = [];
-    for (let i = 0; i < 12; i++) events.push(await turns.appendEvent(acme, process.id, begun.turn.id, 'TextDelta', { text: `t${i}` }));
+    for (let i = 0; i < 12; i++) events.push(...await turns.appendEvents(acme, process.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: `t${i}` } }]));
     const ids = events.map((e) => BigInt(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect((await turns.listEvents(acme, process.id, events[8]!.id)).map((e) => e.payload.text)).toEqual(['t9', 't10', 't11']);
@@ -77,7 +92,13 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     expect(await turns.findEvent(globex, events[0]!.id)).toBeNull();
     expect(await turns.listEvents(globex, process.id, null)).toEqual([]);
     expect(await turns.listTurns(globex, process.id)).toEqual([]);
-    expect(await turns.listEvents(acme, process.id, 'not-a-number')).toHaveLength(12);
+    // Several in one write: ids in the list's order, payloads as given.
+    const batch = await turns.appendEvents(acme, process.id, begun.turn.id, Array.from({ length: 30 }, (_, i) => ({ type: 'TextDelta' as const, payload: { text: `b${i}`, nested: { i, list: [i, 'x'] } } })));
+    expect(batch.map((e) => e.payload)).toEqual(Array.from({ length: 30 }, (_, i) => ({ text: `b${i}`, nested: { i, list: [i, 'x'] } })));
+    expect(batch.map((e) => BigInt(e.id))).toEqual(batch.map((e) => BigInt(e.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(BigInt(batch[0]!.id)).toBeGreaterThan(ids.at(-1)!);
+    expect((await turns.listEvents(acme, process.id, events.at(-1)!.id)).map((e) => e.payload.text)).toEqual(batch.map((e) => e.payload.text));
+    expect(await turns.listEvents(acme, process.id, 'not-a-number')).toHaveLength(42);
     expect((await turns.listRunningTurns()).map((t) => t.id)).toEqual([begun.turn.id]);
     await processes.update(acme, process.id, () => ({ turnRequestedAt: new Date() }));
     expect(await turns.listRequestedTurns()).toEqual([{ tenantId: acme, processId: process.id }]);

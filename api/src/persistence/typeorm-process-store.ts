@@ -257,6 +257,36 @@ export class TypeOrmProcessStore implements ProcessStore {
     return toPending(rows[0]!);
   }
 
+  async queue(tenantId: string, processId: string, messages: readonly NewPendingMessage[]): Promise<{ process: Process; queued: PendingMessage[] }> {
+    if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
+    let rows: (ProcessRow & { p_id: string; p_process_id: string; p_sender: MessageSender; p_sender_name: string; p_content: string; p_created_at: Date })[];
+    try {
+      // One statement: the messages in order, and the turn request set unless it already is (its
+      // time is the oldest waiting request's). The row is the process after it, once per message.
+      rows = await this.dataSource.query(
+        `WITH ins AS (
+           INSERT INTO process_inbox (tenant_id, process_id, sender, sender_name, content)
+           SELECT $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'
+           FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(m, n) ORDER BY x.n
+           RETURNING ${PENDING_COLUMNS}, seq),
+         up AS (
+           UPDATE processes SET turn_requested_at = COALESCE(turn_requested_at, clock_timestamp()),
+             updated_at = CASE WHEN turn_requested_at IS NULL THEN clock_timestamp() ELSE updated_at END
+           WHERE tenant_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM ins)
+           RETURNING ${PROCESS_COLUMNS})
+         SELECT ins.id AS p_id, ins.process_id AS p_process_id, ins.sender AS p_sender, ins.sender_name AS p_sender_name,
+           ins.content AS p_content, ins.created_at AS p_created_at, up.*
+         FROM ins CROSS JOIN up ORDER BY ins.seq`,
+        [tenantId, processId, JSON.stringify(messages.map((m) => ({ sender: m.sender, senderName: m.senderName, content: m.content })))],
+      );
+    } catch (err) {
+      throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
+    }
+    if (!rows[0]) throw new NotFoundError('Process', processId);
+    const queued = rows.map((r) => toPending({ id: r.p_id, process_id: r.p_process_id, sender: r.p_sender, sender_name: r.p_sender_name, content: r.p_content, created_at: r.p_created_at }));
+    return { process: toProcess(rows[0]), queued };
+  }
+
   async listPending(tenantId: string, processId: string): Promise<PendingMessage[]> {
     if (!isUuid(tenantId) || !isUuid(processId)) return [];
     const rows: PendingRow[] = await this.dataSource.query(

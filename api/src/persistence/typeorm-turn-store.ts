@@ -13,7 +13,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MessageSender } from '../domain/processes/process';
 import type {
-  ChatLogMessage, MessageRole, NewChatLogMessage, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
+  ChatLogMessage, MessageRole, NewChatLogMessage, NewTurnEvent, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
 } from '../domain/turns/turn';
 import type { TurnStore } from '../domain/turns/turn-store';
 import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
@@ -87,30 +87,26 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null> {
     if (!isUuid(tenantId) || !isUuid(processId)) return null;
-    return this.dataSource.transaction(async (em) => {
-      const rows: InboxRow[] = await em.query(
-        `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2
-           RETURNING id, seq, sender, sender_name, content, created_at)
-         SELECT id, seq::text AS seq, sender, sender_name, content, created_at FROM taken ORDER BY taken.seq`,
-        [tenantId, processId],
-      );
-      if (rows.length === 0) return null;
-      const taken: TakenMessage[] = rows.map((r) => ({
-        id: r.id, seq: String(r.seq), sender: r.sender, senderName: r.sender_name, content: r.content, createdAt: new Date(r.created_at).toISOString(),
-      }));
-      const turns: TurnRow[] = await em.query(
-        `INSERT INTO turns (tenant_id, process_id, engine, input) VALUES ($1, $2, $3, $4::jsonb) RETURNING ${TURN_COLUMNS}`,
-        [tenantId, processId, engine, JSON.stringify(taken)],
-      );
-      const turn = toTurn(turns[0]!);
-      for (const message of taken) {
-        await em.query(
-          `INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id) VALUES ($1, $2, 'user', $3, $4, $5)`,
-          [tenantId, processId, message.senderName, message.content, turn.id],
-        );
-      }
-      return { turn, taken };
-    });
+    // One statement (atomic without a transaction, one round trip): take the inbox, clear the turn
+    // request, open the turn with the taken rows as input, log them as user messages in FIFO order.
+    const rows: { turn: TurnRow | null; taken: TakenMessage[] | null }[] = await this.dataSource.query(
+      `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2
+         RETURNING id, seq, sender, sender_name, content, created_at),
+       cleared AS (UPDATE processes SET turn_requested_at = NULL, updated_at = clock_timestamp()
+         WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL RETURNING id),
+       input AS (SELECT jsonb_agg(jsonb_build_object('id', id, 'seq', seq::text, 'sender', sender, 'senderName', sender_name,
+           'content', content, 'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY seq) AS messages
+         FROM taken HAVING count(*) > 0),
+       turn AS (INSERT INTO turns (tenant_id, process_id, engine, input) SELECT $1, $2, $3, input.messages FROM input
+         RETURNING ${TURN_COLUMNS}),
+       logged AS (INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id)
+         SELECT $1, $2, 'user', taken.sender_name, taken.content, turn.id FROM taken CROSS JOIN turn ORDER BY taken.seq)
+       SELECT (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared`,
+      [tenantId, processId, engine],
+    );
+    const row = rows[0];
+    if (!row?.turn || !row.taken) return null;
+    return { turn: toTurn(row.turn), taken: row.taken };
   }
 
   async appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage> {
@@ -124,7 +120,9 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async finishTurn(tenantId: string, turnId: string, outcome: TurnOutcome): Promise<boolean> {
     if (!isUuid(tenantId) || !isUuid(turnId)) return false;
-    return this.dataSource.transaction(async (em) => {
+    const restores = outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED';
+    // A finished turn is one UPDATE (atomic alone); only a turn whose input goes back needs a transaction.
+    const end = async (em: Pick<EntityManager, 'query'>): Promise<boolean> => {
       const rows: { process_id: string; input: TakenMessage[] }[] = await em.query(
         `WITH done AS (UPDATE turns SET status = $3, finish_reason = $4, usage = $5::jsonb, error_code = $6, error_message = $7,
              finished_at = clock_timestamp(), open_skills_before = $8::jsonb
@@ -135,9 +133,10 @@ export class TypeOrmTurnStore implements TurnStore {
       );
       const row = rows[0];
       if (!row) return false;
-      if (outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED') await restoreInput(em, tenantId, turnId, row.process_id, row.input);
+      if (restores) await restoreInput(em as EntityManager, tenantId, turnId, row.process_id, row.input);
       return true;
-    });
+    };
+    return restores ? this.dataSource.transaction(end) : end(this.dataSource);
   }
 
   async regenerate(tenantId: string, turnId: string): Promise<{ openSkillsBefore: readonly string[] | null } | null> {
@@ -177,12 +176,17 @@ export class TypeOrmTurnStore implements TurnStore {
     return rows.map(toMessage);
   }
 
-  async appendEvent(tenantId: string, processId: string, turnId: string, type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent> {
+  async appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
+    if (events.length === 0) return [];
+    // One statement for several events; ids follow the list's order (ORDER BY before the identity).
     const rows: EventRow[] = await this.dataSource.query(
-      `INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING ${EVENT_COLUMNS}`,
-      [tenantId, processId, turnId, type, JSON.stringify(payload)],
+      `WITH ins AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
+         SELECT $1, $2, $3, x.e->>'type', x.e->'payload' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY x.n
+         RETURNING id, tenant_id, process_id, turn_id, type, payload, created_at)
+       SELECT ${EVENT_COLUMNS} FROM ins ORDER BY ins.id`,
+      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload })))],
     );
-    return toEvent(rows[0]!);
+    return rows.map(toEvent);
   }
 
   async listEvents(tenantId: string, processId: string, afterEventId: string | null, limit = 10_000): Promise<TurnEvent[]> {

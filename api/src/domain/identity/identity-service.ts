@@ -25,12 +25,15 @@ export class IdentityService {
   private readonly projects: TtlCache<string, Project | null>;
   private readonly memberships: TtlCache<string, ProjectMembership | null>;
   private readonly userScopes: TtlCache<string, { tenantProjectId: string; userProjectId: string }>;
+  /** Process owners as principals (a turn's tool calls), by tenant and user id. */
+  private readonly owners: TtlCache<string, Principal>;
 
   constructor(private readonly store: IdentityStore, options: IdentityServiceOptions = {}) {
     const ttl = options.cacheTtlMs ?? 5_000;
     this.principals = new TtlCache(ttl);
     this.projects = new TtlCache(ttl);
     this.memberships = new TtlCache(ttl);
+    this.owners = new TtlCache(ttl);
     // System project ids never change for a user: cache them for long.
     this.userScopes = new TtlCache(10 * 60_000);
   }
@@ -214,6 +217,24 @@ export class IdentityService {
 
   private membership(projectId: string, userId: string): Promise<ProjectMembership | null> {
     return this.memberships.getOrLoad(membershipKey(projectId, userId), () => this.store.findMembership(projectId, userId));
+  }
+
+  /**
+   * A user as a principal without a token: the owner of a process, whose turn calls tools as them.
+   * Cached like a token's principal (every turn asks; four reads each time cost a warm turn ~20 %).
+   */
+  principalOfUser(tenantId: string, userId: string): Promise<Principal> {
+    return this.owners.getOrLoad(`${tenantId}/${userId}`, async () => {
+      const user = await this.store.findUserById(userId);
+      if (!user || user.tenantId !== tenantId) throw new NotFoundError('User', userId);
+      const [tenant, tenantProject, userProject] = await Promise.all([
+        this.store.findTenantById(tenantId),
+        this.store.findProjectByName(tenantId, TENANT_PROJECT),
+        this.store.findProjectByName(tenantId, userProjectName(user.login)),
+      ]);
+      if (!tenant || !tenantProject || !userProject) throw new NotFoundError('User', user.login);
+      return { user, tenant, tenantProjectId: tenantProject.id, userProjectId: userProject.id };
+    });
   }
 
   private async loadPrincipal(tokenHash: string): Promise<Principal | null> {

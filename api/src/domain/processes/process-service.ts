@@ -104,16 +104,15 @@ export class ProcessService {
   /** Appends to the inbox and schedules a turn (turn execution is the engines' job). Returns the process after it. */
   async queue(process: Process, messages: readonly NewPendingMessage[], reason: string, about: { readonly private?: boolean } = {}): Promise<{ process: Process; queued: PendingMessage[] }> {
     const mark = (e: ProcessEvent): ProcessEvent => (about.private ? { ...e, private: true } : e);
-    const queued: PendingMessage[] = [];
-    for (const message of messages) {
-      checkMessageLength(message.content);
-      // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
-      const pending = await this.deps.store.appendPending(process.tenantId, process.id, { ...message, content: toStorable(message.content).text });
-      queued.push(pending);
+    if (messages.length === 0) return { process, queued: [] };
+    for (const message of messages) checkMessageLength(message.content);
+    // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
+    const storable = messages.map((m) => ({ ...m, content: toStorable(m.content).text }));
+    // The messages and the turn request in one statement: a failed write queued nothing.
+    const { process: updated, queued } = await this.deps.store.queue(process.tenantId, process.id, storable);
+    for (const pending of queued) {
       await this.deps.events.emit(process, mark({ type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) }));
     }
-    if (queued.length === 0) return { process, queued };
-    const updated = await this.deps.store.update(process.tenantId, process.id, (current) => (current.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
     await this.deps.events.emit(process, mark({ type: 'TURN_SCHEDULED', reason }));
     return { process: updated, queued };
   }

@@ -39,6 +39,11 @@ export interface ProcessStore {
   update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null): Promise<Process>;
 
   appendPending(tenantId: string, processId: string, message: NewPendingMessage): Promise<PendingMessage>;
+  /**
+   * Appends non-empty `messages` to the inbox in order and requests a turn (keeping an earlier
+   * request's time), atomically. Returns the process after it. NotFoundError for an unknown process.
+   */
+  queue(tenantId: string, processId: string, messages: readonly NewPendingMessage[]): Promise<{ process: Process; queued: PendingMessage[] }>;
   listPending(tenantId: string, processId: string): Promise<PendingMessage[]>;
 }
 

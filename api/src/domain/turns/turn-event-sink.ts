@@ -1,6 +1,6 @@
 import type { EventBus } from '../events/event-bus';
 import { storableValue } from '../shared/storable-text';
-import { TURN_EVENTS_TOPIC, type TurnEvent, type TurnEventEnvelope, type TurnEventType } from './turn';
+import { TURN_EVENTS_TOPIC, type NewTurnEvent, type TurnEvent, type TurnEventEnvelope, type TurnEventType } from './turn';
 import type { TurnStore } from './turn-store';
 
 /** Payloads above this many UTF-8 bytes go out without payload (NOTIFY allows < 8000); subscribers load it by id. */
@@ -22,10 +22,16 @@ export class TurnEventSink {
   ) {}
 
   emit(type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent> {
+    return this.emitAll([{ type, payload }]).then((stored) => stored[0]!);
+  }
+
+  /** Several events in one write (events that are ready together), published in order after it. */
+  emitAll(events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
     const next = this.chain.then(async () => {
-      const event = await this.store.appendEvent(this.turn.tenantId, this.turn.processId, this.turn.turnId, type, storableValue(payload).value);
-      await this.bus.publish<TurnEventEnvelope>(TURN_EVENTS_TOPIC, envelopeOf(event));
-      return event;
+      const stored = await this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId,
+        events.map((e) => ({ type: e.type, payload: storableValue(e.payload).value })));
+      for (const event of stored) await this.bus.publish<TurnEventEnvelope>(TURN_EVENTS_TOPIC, envelopeOf(event));
+      return stored;
     });
     this.chain = next.catch(() => undefined);
     return next;

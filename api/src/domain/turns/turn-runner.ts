@@ -152,7 +152,6 @@ export class TurnRunner {
     const process = await processes.deps.store.findProcess(tenantId, processId);
     if (!process || process.status !== 'IDLE') return null;
     const begun = await store.beginTurn(tenantId, processId, process.engine);
-    if (process.turnRequestedAt) await processes.deps.store.update(tenantId, processId, () => ({ turnRequestedAt: null }));
     if (!begun) return null;
     const { turn, taken } = begun;
     const sink = new TurnEventSink(store, this.deps.bus, { tenantId, processId, turnId: turn.id });
@@ -173,8 +172,8 @@ export class TurnRunner {
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: '_guard', content: prompt, toolCall: null }).message);
       }
       const history = [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))];
-      await sink.emit('SkillVerdicts', { ...verdicts(process, composition), private: composition.privacy });
-      await sink.emit('PromptComposed', {
+      // Both are ready together: one write.
+      await sink.emitAll([{ type: 'SkillVerdicts', payload: { ...verdicts(process, composition), private: composition.privacy } }, { type: 'PromptComposed', payload: {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
@@ -182,24 +181,27 @@ export class TurnRunner {
         catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
         // What the owner's USER layer contributed: others get this event redacted (prompt-visibility.ts).
         private: composition.privacy,
-      });
+      } }]);
       const replaced = { toolResults: 0, modelOutput: 0 };
       const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal, replaced);
       await text.flush();
       await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage, openSkillsBefore: running.openSkills });
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
       const picks = composition.openSkills;
-      if (picks.changed) {
-        await processes.deps.store.update(tenantId, processId, (p) => ({
+      // The process after the turn's writes: each write answers it, so it is read at most once here.
+      let current = picks.changed
+        ? await processes.deps.store.update(tenantId, processId, (p) => ({
           openSkills: [...picks.open],
           skillUses: picks.opened.reduce((uses, name) => ({ ...uses, [name]: (uses[name] ?? 0) + 1 }), { ...p.skillUses } as Record<string, number>),
-        }));
-      }
+        }))
+        : (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
       // One-shot clean-up before TurnFinished: a client seeing TurnFinished sees the cleared skills.
-      let current = (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
-      await this.deps.activation.afterTurn(current).catch((err: unknown) => this.deps.onError?.(err, `one-shot clean-up of ${processId}`));
+      const cleaned = await this.deps.activation.afterTurn(current).catch((err: unknown) => {
+        this.deps.onError?.(err, `one-shot clean-up of ${processId}`);
+        return null;
+      });
       // The yield point (seed 004 §6d): stop guards, and for a worker about to report, terminate guards.
-      current = (await processes.deps.store.findProcess(tenantId, processId)) ?? current;
+      current = cleaned ? cleaned.process : (await processes.deps.store.findProcess(tenantId, processId)) ?? current;
       const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText);
       if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText));
       if (follow.length > 0) {

@@ -1,4 +1,4 @@
-import type { ChatLogMessage, NewChatLogMessage, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome } from './turn';
+import type { ChatLogMessage, NewChatLogMessage, NewTurnEvent, TakenMessage, Turn, TurnEvent, TurnOutcome } from './turn';
 
 /**
  * The port for turns, the chat log and the turn event log, over the `process_inbox`, `messages`,
@@ -6,8 +6,9 @@ import type { ChatLogMessage, NewChatLogMessage, TakenMessage, Turn, TurnEvent, 
  */
 export interface TurnStore {
   /**
-   * In one transaction: takes the whole pending inbox (FIFO), opens a RUNNING turn holding it as
-   * input and writes the taken messages to the chat log. null (and no turn) when the inbox is empty.
+   * Atomically: takes the whole pending inbox (FIFO), clears the process's turn request, opens a
+   * RUNNING turn holding the inbox as input and writes the taken messages to the chat log. null (and
+   * no turn, the request still cleared) when the inbox is empty.
    */
   beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null>;
   appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage>;
@@ -25,7 +26,8 @@ export interface TurnStore {
   regenerate(tenantId: string, turnId: string): Promise<{ openSkillsBefore: readonly string[] | null } | null>;
   listTurns(tenantId: string, processId: string): Promise<Turn[]>;
   listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]>;
-  appendEvent(tenantId: string, processId: string, turnId: string, type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent>;
+  /** Events in one write, with ids in the list's order. */
+  appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[]): Promise<TurnEvent[]>;
   /** Events of the process with id > afterEventId (all when null), oldest first. */
   listEvents(tenantId: string, processId: string, afterEventId: string | null, limit?: number): Promise<TurnEvent[]>;
   findEvent(tenantId: string, eventId: string): Promise<TurnEvent | null>;

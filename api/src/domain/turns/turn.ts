@@ -67,6 +67,12 @@ export const TURN_EVENT_TYPES = [
 ] as const;
 export type TurnEventType = (typeof TURN_EVENT_TYPES)[number];
 
+/** A turn event before it is stored. */
+export interface NewTurnEvent {
+  readonly type: TurnEventType;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
 /** A persisted turn event; `id` is a bigint identity as a decimal string, increasing per database. */
 export interface TurnEvent {
   readonly id: string;
