@@ -2,8 +2,9 @@
  * The TurnStore port on PostgreSQL/PGlite (issue 5): turns, the chat log (`messages`) and the turn
  * event log (`turn_events`), plus taking and restoring the process inbox (`process_inbox`).
  *
- * beginTurn is one transaction: DELETE … RETURNING takes the inbox (FIFO by seq), the turn row keeps
- * the taken rows as `input`, and the chat log gets them as user messages. finishTurn with FAILED or
+ * beginTurn is one statement (atomic, one round trip): DELETE … RETURNING takes the inbox (FIFO by
+ * seq), the turn request is cleared, the turn row keeps the taken rows as `input`, and the chat log
+ * gets them as user messages. finishTurn with FAILED or
  * INTERRUPTED is one transaction too: the input goes back into the inbox with its original ids and
  * seq (OVERRIDING SYSTEM VALUE), so it sits before anything queued while the turn ran, and the turn's
  * chat-log rows go (its events stay, they tell what happened). Writes inside a transaction use only
@@ -11,7 +12,6 @@
  * so the driver answers rows whatever the command.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { MessageSender } from '../domain/processes/process';
 import type {
   ChatLogMessage, MessageRole, NewChatLogMessage, NewTurnEvent, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
 } from '../domain/turns/turn';
@@ -52,15 +52,6 @@ interface EventRow {
   turn_id: string;
   type: TurnEventType;
   payload: Record<string, unknown>;
-  created_at: Date;
-}
-
-interface InboxRow {
-  id: string;
-  seq: string;
-  sender: MessageSender;
-  sender_name: string;
-  content: string;
   created_at: Date;
 }
 
