@@ -4,8 +4,8 @@
  *
  * beginTurn is one statement (atomic, one round trip): DELETE … RETURNING takes the inbox (FIFO by
  * seq), the turn request is cleared, the turn row keeps the taken rows as `input`, and the chat log
- * gets them as user messages. finishTurn with FAILED or
- * INTERRUPTED is one transaction too: the input goes back into the inbox with its original ids and
+ * gets them as user messages. finishTurn with FINISHED is one UPDATE; with FAILED or INTERRUPTED
+ * it is a transaction: the input goes back into the inbox with its original ids and
  * seq (OVERRIDING SYSTEM VALUE), so it sits before anything queued while the turn ran, and the turn's
  * chat-log rows go (its events stay, they tell what happened). Writes inside a transaction use only
  * `em` (PGlite has one session). Statements that must return rows are written as SELECTs over a CTE,
