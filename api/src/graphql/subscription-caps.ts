@@ -35,11 +35,14 @@ export class SubscriptionCaps {
 
   /** Counts subscription `id` of `connection`, or throws LimitExceededError naming the cap. */
   acquire(connection: Connection, id: string, tokenKey: string | null): void {
-    if (this.count(connection) >= this.caps.subscriptionsPerConnection) throw this.refusal('subscriptionsPerConnection', 'per connection');
+    if (this.atLeast(connection, this.caps.subscriptionsPerConnection)) throw this.refusal('subscriptionsPerConnection', 'per connection');
     if (tokenKey !== null) {
-      let perToken = 0;
-      for (const other of [...(this.byToken.get(tokenKey) ?? [])]) perToken += this.count(other);
-      if (perToken >= this.caps.subscriptionsPerToken) throw this.refusal('subscriptionsPerToken', 'per token');
+      const connections = () => [...(this.byToken.get(tokenKey) ?? [])];
+      const sum = (count: (c: Connection) => number) => connections().reduce((n, c) => n + count(c), 0);
+      // The counted ids bound the open ones from above: pruned only when they reach the cap.
+      if (sum((c) => this.open.get(c)?.ids.size ?? 0) >= this.caps.subscriptionsPerToken && sum((c) => this.count(c)) >= this.caps.subscriptionsPerToken) {
+        throw this.refusal('subscriptionsPerToken', 'per token');
+      }
       this.byToken.set(tokenKey, (this.byToken.get(tokenKey) ?? new Set()).add(connection));
     }
     const counted = this.open.get(connection) ?? { tokenKey, ids: new Set<string>() };
@@ -53,7 +56,12 @@ export class SubscriptionCaps {
    * costs a map lookup each, not a validation each (5,000 at once held the event loop 660 ms).
    */
   full(connection: Connection): LimitExceededError | null {
-    return this.count(connection) >= this.caps.subscriptionsPerConnection ? this.refusal('subscriptionsPerConnection', 'per connection') : null;
+    return this.atLeast(connection, this.caps.subscriptionsPerConnection) ? this.refusal('subscriptionsPerConnection', 'per connection') : null;
+  }
+
+  /** Whether the connection holds at least `cap` open subscriptions; prunes only when the counted ids reach it (one lookup per frame otherwise). */
+  private atLeast(connection: Connection, cap: number): boolean {
+    return (this.open.get(connection)?.ids.size ?? 0) >= cap && this.count(connection) >= cap;
   }
 
   release(connection: Connection, id: string): void {

@@ -102,4 +102,54 @@ describe('TtlCache', () => {
     cache.clear();
     expect(cache.get('b')).toBeUndefined();
   });
+
+  it('shares one load among concurrent callers of a missing key (100 subscriptions opened at once made 100 loads)', async () => {
+    const cache = new TtlCache<string, string>(1_000, 10, clock().now);
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const load = async () => {
+      loads++;
+      await gate;
+      return `v${loads}`;
+    };
+    const answers = Array.from({ length: 100 }, () => cache.getOrLoad('k', load));
+    release();
+    expect(await Promise.all(answers)).toEqual(Array.from({ length: 100 }, () => 'v1'));
+    expect(loads).toBe(1);
+  });
+
+  it('shares a failed load with the callers that waited for it, and loads again after', async () => {
+    const cache = new TtlCache<string, string>(1_000, 10, clock().now);
+    let loads = 0;
+    const failing = async () => {
+      loads++;
+      throw new Error('db down');
+    };
+    const both = [cache.getOrLoad('k', failing), cache.getOrLoad('k', failing)];
+    await expect(Promise.all(both)).rejects.toThrow('db down');
+    await Promise.allSettled(both);
+    expect(loads).toBe(1);
+    expect(await cache.getOrLoad('k', async () => 'ok')).toBe('ok');
+  });
+
+  it('does not keep what a load read before a delete or clear (it may be stale): the next caller loads again', async () => {
+    const cache = new TtlCache<string, string>(1_000, 10, clock().now);
+    for (const invalidate of [(c: TtlCache<string, string>) => c.delete('k'), (c: TtlCache<string, string>) => c.clear()]) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const before = cache.getOrLoad('k', async () => {
+        await gate;
+        return 'old';
+      });
+      invalidate(cache);
+      const after = cache.getOrLoad('k', async () => 'new');
+      release();
+      expect(await before).toBe('old');
+      expect(await after).toBe('new');
+      expect(cache.get('k')).toBe('new');
+      cache.clear();
+    }
+  });
 });
+
