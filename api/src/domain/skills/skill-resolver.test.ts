@@ -217,3 +217,26 @@ describe('SkillResolver: parse cache', () => {
     expect((await resolver.load({ ...scope, tenantId: 't2' }, 'code-review'))?.skill.title).toBe('Two');
   });
 });
+
+describe('SkillResolver parses uncached skills one event-loop turn each (issue 13: a scope parse was one long task)', () => {
+  it('lets a timer run between the parses of a cold listing', async () => {
+    const resources = Array.from({ length: 40 }, (_, i) => ({ path: `_vance/skills/s${i}/SKILL.md`, content: skillMd(`S${i}`) }));
+    const { resolver, templates } = setup(resources);
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const listed = await resolver.listAll(scope);
+    ticking = false;
+    expect(listed).toHaveLength(40);
+    expect(templates.checks).toBe(40);
+    // One turn per parse at least (before: all 40 in the task that listed them, and the ticker ran once or twice).
+    expect(turns).toBeGreaterThanOrEqual(40);
+    // Cached now: a warm listing parses nothing.
+    await resolver.listAll(scope);
+    expect(templates.checks).toBe(40);
+  });
+});

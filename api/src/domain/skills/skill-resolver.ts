@@ -6,6 +6,7 @@ import type { TemplateEngine } from '../templates/template-engine';
 import { InvalidSkillNameError } from './errors';
 import { parseSkill, type ParsedSkill, type SkillSource } from './parse-skill';
 import { ParsedSkillCache } from './parsed-skill-cache';
+import { yieldToEventLoop } from '../shared/yield-to-event-loop';
 import type { LargeDocumentParser } from '../shared/large-document-parser';
 import type { Skill, SkillReferenceDoc, SourceLocation } from './skill';
 import { SKILLS_PREFIX, skillDocumentPath, skillNameOfPath, skillNameProblem, skillSiblingPath } from './skill-paths';
@@ -75,6 +76,8 @@ export interface SkillResolverOptions {
 export class SkillResolver {
   private readonly cache: ParsedSkillCache;
   private readonly largeParser: LargeDocumentParser<SkillSource, ParsedSkill> | undefined;
+  /** Per tenant, the last synchronous parse queued (inTurn). */
+  private readonly parsing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly cascade: DocumentCascade,
@@ -148,9 +151,26 @@ export class SkillResolver {
     if (cached) return cached;
     const source = { name, path: hit.document.path, content: hit.document.content };
     const large = this.largeParser && source.content.length >= this.largeParser.minChars ? this.largeParser : null;
-    const parsed = large ? await large.parse(source) : parseSkill(source, this.templates);
+    const parsed = large ? await large.parse(source) : await this.inTurn(tenantId, () => parseSkill(source, this.templates));
     this.cache.set(tenantId, hit.document, parsed);
     return parsed;
+  }
+
+  /**
+   * Runs a synchronous parse in an event-loop turn of its own, after the tenant's earlier ones: a
+   * scope's uncached skills would otherwise all parse in one task (the bundled set stalled a
+   * server's first turn 75 ms, every tenant waiting). Per tenant, so one tenant's thousand skills
+   * do not queue another's one.
+   */
+  private inTurn<T>(tenantId: string, work: () => T): Promise<T> {
+    const previous = this.parsing.get(tenantId) ?? Promise.resolve();
+    const next = previous.then(yieldToEventLoop).then(work);
+    const settled = next.then(() => undefined, () => undefined);
+    this.parsing.set(tenantId, settled);
+    void settled.then(() => {
+      if (this.parsing.get(tenantId) === settled) this.parsing.delete(tenantId);
+    });
+    return next;
   }
 
   /** Reference docs and script files, from the SKILL.md's own layer only (seed 000 §2, §13.1). */
