@@ -77,7 +77,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     ...(config.validationThreads > 0 ? { threads: config.validationThreads } : {}),
     onWorkerError: (err) => logger.error({ err }, 'a validation worker failed'),
   });
-  const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs });
+  const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs, maxHostCalls: config.scriptMaxHostCalls });
   const services = createServices({
     scriptRunner,
     clientToolStore: new TypeOrmClientToolStore(database.dataSource),

@@ -35,6 +35,8 @@ export interface VanceConfig {
   readonly scriptTimeoutMs: number;
   /** Memory limit of one sandbox isolate. */
   readonly scriptMemoryMb: number;
+  /** `vance.*` calls one script or guard run may make. */
+  readonly scriptMaxHostCalls: number;
   /** The longest the save-time backtracking analysis of one trigger pattern may take; 0 turns it off (issue 13). */
   readonly regexCheckTimeoutMs: number;
   /** Backtracking-analysis time one instance spends per minute at most (the analysis blocks its event loop). */
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
     scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
+    scriptMaxHostCalls: intSetting(env, 'VANCE_SCRIPT_MAX_HOST_CALLS', 10_000, 1, 10_000_000),
     regexCheckTimeoutMs: intSetting(env, 'VANCE_REGEX_CHECK_TIMEOUT_MS', 300, 0, 60_000),
     regexCheckBudgetMs: intSetting(env, 'VANCE_REGEX_CHECK_BUDGET_MS', 3_000, 0, 60_000),
     validationTimeoutMs: intSetting(env, 'VANCE_VALIDATION_TIMEOUT_MS', 20_000, 1, 600_000),

@@ -108,7 +108,7 @@ describe.each(testDatabases())('a turn cannot stall another tenant ($name)', (dr
     expectServedDuring(probed);
   });
 
-  it('stops a script calling vance.log in a loop at its compute budget, and serves another tenant meanwhile', async () => {
+  it('stops a script calling vance.log in a loop at its compute budget or its call cap, and serves another tenant meanwhile', async () => {
     model.handler = answering((_req, res) => {
       const s = sse(res);
       s.data(openai.toolStart(0, 'call_1', 'skill_loop__spin'));
@@ -125,7 +125,8 @@ describe.each(testDatabases())('a turn cannot stall another tenant ($name)', (dr
     const call = events.find((e) => e.type === 'ToolCallFinished' && e.payload.name === 'skill_loop__spin');
     expect(call?.payload.isError).toBe(true);
     expect(call?.payload.preview).toContain('TIMEOUT');
-    expect(call?.payload.preview).toContain('computed longer than 1000 ms');
+    // Either bound may end it first, depending on the machine's speed: both are correct.
+    expect(call?.payload.preview).toMatch(/computed longer than 1000 ms|made more than 10000 calls to vance\.\*/);
     // The log is capped (50 lines and one note), however many calls the loop made.
     expect(events.filter((e) => e.type === 'ScriptLog').length).toBeLessThanOrEqual(51);
     expectServedDuring(probed);

@@ -18,7 +18,7 @@ describe('splitBindings', () => {
 });
 
 describe('HostCalls.dispatch', () => {
-  const calls = (fn: () => unknown) => new HostCalls(splitBindings({ f: fn as never }), { maxHostArgChars: 50, maxDepth: 3 });
+  const calls = (fn: () => unknown) => new HostCalls(splitBindings({ f: fn as never }), { maxHostArgChars: 50, maxDepth: 3, maxHostCalls: 1_000_000 });
 
   it('answers with tagged JSON and never rejects', async () => {
     expect(await calls(() => ({ a: 1 })).dispatch(0, '[]')).toBe('v{"a":1}');
@@ -60,7 +60,7 @@ describe('HostCalls compute budget', () => {
   it('stops the run at the first call after the budget has passed, however cheap the calls were', async () => {
     clock.now = 0;
     let stopped = 0;
-    const calls = new HostCalls(splitBindings({ log: () => null }), { maxHostArgChars: 50, maxDepth: 3 });
+    const calls = new HostCalls(splitBindings({ log: () => null }), { maxHostArgChars: 50, maxDepth: 3, maxHostCalls: 1_000_000 });
     calls.meterWith(meter(300, () => stopped++));
     clock.now = 299; // 299 ms of waits for the event loop between calls, each call itself ~0 ms
     await calls.dispatch(0, '[]');
@@ -74,7 +74,7 @@ describe('HostCalls compute budget', () => {
   it('does not count the time inside external waits', async () => {
     clock.now = 0;
     let stopped = 0;
-    const calls = new HostCalls(splitBindings({ tool: externalSleep, log: () => null }), { maxHostArgChars: 50, maxDepth: 3 });
+    const calls = new HostCalls(splitBindings({ tool: externalSleep, log: () => null }), { maxHostArgChars: 50, maxDepth: 3, maxHostCalls: 1_000_000 });
     calls.meterWith(meter(300, () => stopped++));
     for (let i = 0; i < 4; i++) await calls.dispatch(0, '[]'); // 2,000 ms waited
     clock.now += 100;

@@ -40,6 +40,12 @@ export function splitBindings(tree: BindingTree): SplitBindings {
 export interface HostCallLimits {
   readonly maxHostArgChars: number;
   readonly maxDepth: number;
+  /**
+   * `vance.*` calls one run may make. Each leaves garbage on the host's heap, and a loop of 100,000
+   * cheap ones (within 5 s of compute) made major GC pauses of 150 ms that every request waited
+   * behind (issue 13); past the cap the run stops, like a spent compute budget.
+   */
+  readonly maxHostCalls: number;
 }
 
 /** The last host call of a run that did not return normally; an uncaught one decides the kind. */
@@ -69,8 +75,11 @@ export class HostCalls {
   lastFailure: HostFailure | null = null;
   /** Time spent in external waits so far (ms): not compute. */
   waitedMs = 0;
+  /** The run stopped because it made more than maxHostCalls calls. */
+  overCalls = false;
   private meter: ComputeMeter | null = null;
   private spent = false;
+  private calls = 0;
 
   constructor(
     private readonly split: SplitBindings,
@@ -92,6 +101,14 @@ export class HostCalls {
     const entry = typeof index === 'number' ? this.split.functions[index] : undefined;
     const fn = entry ? this.split.table[entry.index] : undefined;
     if (!entry || !fn || typeof argsJson !== 'string') return 'eunknown host function';
+    if (++this.calls > this.limits.maxHostCalls) {
+      if (!this.spent) {
+        this.spent = true;
+        this.overCalls = true;
+        this.meter?.exceeded();
+      }
+      return `emore than ${this.limits.maxHostCalls} calls to vance.* in one run`;
+    }
     if (!isExternalWait(fn)) {
       try {
         return await this.call(entry, fn, argsJson);

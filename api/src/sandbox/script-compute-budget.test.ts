@@ -5,7 +5,8 @@ import { ScriptSandbox } from './script-sandbox';
 // Issue 13: a script calling `vance.log` in a loop ran 29–50 s against its 5 s limit, because only
 // the guest's own running time was counted. Now the run's whole time counts, except external waits.
 describe('the compute budget of a script run', () => {
-  const sandbox = new ScriptSandbox();
+  // No cap on the number of calls here: these runs are ended by the compute budget alone.
+  const sandbox = new ScriptSandbox({ maxHostCalls: Number.MAX_SAFE_INTEGER });
   afterAll(() => sandbox.dispose());
 
   // A wall clock far beyond the test's own timeout: only the compute budget can end these runs.
@@ -53,4 +54,25 @@ describe('the compute budget of a script run', () => {
     });
     expect(result.value).toBe(60);
   });
+
+  it('stops a run past its cap on vance.* calls, also when the script catches every refusal, with a located message', async () => {
+    const capped = new ScriptSandbox({ maxHostCalls: 500 });
+    try {
+      let calls = 0;
+      const run = (source: string) => capped.run({ filename: 'calls.js', source, mode: 'EXPRESSION', bindings: { log: () => { calls++; return null; } }, timeoutMs: 600_000, cpuTimeoutMs: 600_000 });
+      // No compute budget to speak of: only the call cap can end these runs.
+      const error = await failure(run('for (;;) vance.log("x")'));
+      expect(error.kind).toBe('TIMEOUT');
+      expect(error.message).toBe('calls.js: the script made more than 500 calls to vance.* (the limit of one run)');
+      expect(calls).toBe(500);
+      calls = 0;
+      expect((await failure(run('for (;;) { try { vance.log("x") } catch (e) {} }'))).message).toContain('more than 500 calls');
+      expect(calls).toBe(500);
+      // Under the cap a run is not affected, and the next run has its own count.
+      expect((await run('for (let i = 0; i < 500; i++) vance.log("x"); "done"')).value).toBe('done');
+    } finally {
+      capped.dispose();
+    }
+  });
 });
+

@@ -19,6 +19,7 @@ export interface OutcomeContext {
   readonly memoryLimitMb: number;
   readonly maxResultChars: number;
   readonly maxDepth: number;
+  readonly maxHostCalls?: number;
   readonly lastHostFailure: HostFailure | null;
 }
 
@@ -70,6 +71,8 @@ export interface RejectionState {
   readonly timedOut: boolean;
   /** The compute budget (guest time plus time in non-waiting bindings) ran out. */
   readonly computeSpent?: boolean;
+  /** The run made more `vance.*` calls than one run may. */
+  readonly hostCallsSpent?: boolean;
   readonly isolateDisposed: boolean;
   readonly sandboxDisposed: boolean;
 }
@@ -78,6 +81,9 @@ export interface RejectionState {
 export function rejection(error: unknown, state: RejectionState, ctx: OutcomeContext): ScriptError {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   if (state.timedOut) return new ScriptError('TIMEOUT', `${ctx.filename}: the script ran longer than ${ctx.timeoutMs} ms`);
+  if (state.hostCallsSpent) {
+    return new ScriptError('TIMEOUT', `${ctx.filename}: the script made more than ${ctx.maxHostCalls} calls to vance.* (the limit of one run)`);
+  }
   if (state.computeSpent || /timed out/i.test(message)) {
     return new ScriptError('TIMEOUT', `${ctx.filename}: the script computed longer than ${ctx.cpuTimeoutMs ?? ctx.timeoutMs} ms`);
   }

@@ -33,6 +33,8 @@ export interface ScriptSandboxOptions {
   readonly maxDepth?: number;
   /** JSON length of the arguments (and of the result) of one host-function call, and of `args`. */
   readonly maxHostArgChars?: number;
+  /** `vance.*` calls one run may make (script-bindings.ts). */
+  readonly maxHostCalls?: number;
 }
 
 type Limits = Required<ScriptSandboxOptions>;
@@ -44,6 +46,7 @@ const DEFAULTS: Limits = {
   maxResultChars: 1_000_000,
   maxDepth: 64,
   maxHostArgChars: 1_000_000,
+  maxHostCalls: 10_000,
 };
 
 type Start = (host: ivm.Reference<HostCalls['dispatch']>, setupJson: string, code: string) => string;
@@ -77,7 +80,7 @@ export class ScriptSandbox implements ScriptRunner {
       : `${request.source}\n//# sourceURL=${sourceUrl}`;
     const ctx = (): OutcomeContext => ({
       filename: request.filename, sourceUrl, timeoutMs, cpuTimeoutMs: Math.min(request.cpuTimeoutMs ?? timeoutMs, timeoutMs), memoryLimitMb: this.limits.memoryLimitMb,
-      maxResultChars: this.limits.maxResultChars, maxDepth: this.limits.maxDepth, lastHostFailure: calls.lastFailure,
+      maxResultChars: this.limits.maxResultChars, maxDepth: this.limits.maxDepth, maxHostCalls: this.limits.maxHostCalls, lastHostFailure: calls.lastFailure,
     });
     const entry = hostStep(request.filename, 'no isolate could be created', () => this.pool.acquire());
     let reusable = false;
@@ -143,7 +146,7 @@ export class ScriptSandbox implements ScriptRunner {
       if (isolate.isDisposed) throw new Error('Isolate was disposed during execution');
       return reply as string;
     } catch (error) {
-      throw rejection(error, { timedOut, computeSpent, isolateDisposed: isolate.isDisposed, sandboxDisposed: this.pool.isDisposed }, ctx());
+      throw rejection(error, { timedOut, computeSpent, hostCallsSpent: calls.overCalls, isolateDisposed: isolate.isDisposed, sandboxDisposed: this.pool.isDisposed }, ctx());
     } finally {
       clearTimeout(guard);
       host.release();
