@@ -6,7 +6,7 @@
  * ratio ≤ 2, event-loop max < 100 ms, RSS back within 10 %.
  *
  *   node --no-node-snapshot --import tsx test/bench/abuse.ts      (BENCH_TINY=1 for the test's sizes,
- *                                                                BENCH_ONLY=<text> for some attacks)
+ *                                                                BENCH_ONLY=<text>[|<text>…] for some attacks)
  *
  * The server runs in this process (startVance over PGlite, or PostgreSQL with TEST_DATABASE_URL), so
  * the event-loop delay measured is the server's own. The probe is `{ me { login } }` of tenant
@@ -207,9 +207,9 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     print('');
     print('| attack | outcome | runs | answer p50 (ms) | probes | p50 ratio | p99 ratio | event loop max (ms) | RSS after ÷ before |');
     print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    // BENCH_ONLY=text runs only the attacks whose name contains it (to look at one case).
-    const only = process.env.BENCH_ONLY;
-    for (const attack of attacks.filter((a) => !only || a.name.includes(only))) {
+    // BENCH_ONLY=text runs only the attacks whose name contains it (to look at one case); `a|b` for several.
+    const only = process.env.BENCH_ONLY?.split('|');
+    for (const attack of attacks.filter((a) => !only || only.some((text) => a.name.includes(text)))) {
       collectGarbage();
       const rssBefore = process.memoryUsage().rss;
       loop.reset();
