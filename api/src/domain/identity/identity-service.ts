@@ -227,19 +227,19 @@ export class IdentityService {
     return this.owners.getOrLoad(`${tenantId}/${userId}`, async () => {
       const user = await this.store.findUserById(userId);
       if (!user || user.tenantId !== tenantId) throw new NotFoundError('User', userId);
-      const [tenant, tenantProject, userProject] = await Promise.all([
-        this.store.findTenantById(tenantId),
-        this.store.findProjectByName(tenantId, TENANT_PROJECT),
-        this.store.findProjectByName(tenantId, userProjectName(user.login)),
-      ]);
-      if (!tenant || !tenantProject || !userProject) throw new NotFoundError('User', user.login);
-      return { user, tenant, tenantProjectId: tenantProject.id, userProjectId: userProject.id };
+      const principal = await this.principalOf(user);
+      if (!principal) throw new NotFoundError('User', user.login);
+      return principal;
     });
   }
 
   private async loadPrincipal(tokenHash: string): Promise<Principal | null> {
     const user = await this.store.findUserByTokenHash(tokenHash);
-    if (!user) return null;
+    return user ? this.principalOf(user) : null;
+  }
+
+  /** A user with their tenant and system projects; null when one of them is gone. */
+  private async principalOf(user: User): Promise<Principal | null> {
     const [tenant, tenantProject, userProject] = await Promise.all([
       this.store.findTenantById(user.tenantId),
       this.store.findProjectByName(user.tenantId, TENANT_PROJECT),
