@@ -37,7 +37,7 @@ export class SkillTriggerBench {
     const allowedSkills = resolution?.allowedSkills ?? null;
     const name = resolution?.recipe?.name ?? recipe ?? '';
     const activeSkills = (resolution?.defaultActiveSkills ?? []).map((skill) => ({ name: skill, reason: `From recipe '${name}'.` }));
-    const index = this.deps.indexes.indexFor(skills, scopeKey(scope));
+    const index = await this.deps.indexes.load(skills, scopeKey(scope));
     const evaluation = index.evaluate(newestFirst(messages), { active: activeSkills.map((s) => s.name), allowedSkillsOverride: allowedSkills });
     return skillVerdicts(skills.map((s) => ({ name: s.name, skill: s.skill, source: s.source })), { activeSkills, openSkills: [], allowedSkills }, evaluation);
   }

@@ -14,7 +14,7 @@ export function createTriggerHook(deps: { readonly skillSets: SkillSetCache; rea
     if (process.allowedSkillsOverride?.length === 0) return [];
     const skills = await deps.skillSets.list(scope);
     // `when: mentioned` skills are on per turn, over the scan window (issue 8): the turn composes them.
-    return deps.indexes.indexFor(skills, scopeKey(scope)).match(message, {
+    return (await deps.indexes.load(skills, scopeKey(scope))).match(message, {
       active: process.activeSkills.map((ref) => ref.name),
       allowedSkillsOverride: process.allowedSkillsOverride,
     }).filter((m) => m.available.skill.activation.when !== 'mentioned');

@@ -98,6 +98,9 @@ export interface TriggerIndexStats {
   readonly secondaryTriggers: number;
 }
 
+/** Work units (triggers filed, tokens posted) between two pauses of a cooperative build. */
+export const BUILD_STEP_UNITS = 1_000;
+
 class Builder {
   readonly triggers: TriggerEntry[] = [];
   readonly words = [new Map<string, number[]>(), new Map<string, number[]>()];
@@ -150,18 +153,21 @@ class Builder {
     }
   }
 
-  postings(): [Map<string, TokenPostings>, Map<string, TokenPostings>] {
+  /** Token → postings per case channel; a step every BUILD_STEP_UNITS tokens. */
+  *postings(): Generator<void, [Map<string, TokenPostings>, Map<string, TokenPostings>], void> {
     let nextId = 0;
-    const make = (c: number): Map<string, TokenPostings> => {
+    const maps: Map<string, TokenPostings>[] = [];
+    for (let c = 0; c < 2; c++) {
       const map = new Map<string, TokenPostings>();
       const words = this.words[c]!;
       const phrases = this.phrases[c]!;
       for (const token of new Set([...words.keys(), ...phrases.keys()])) {
         map.set(token, { id: nextId++, words: Int32Array.from(words.get(token) ?? []), phrases: phrases.get(token) ?? [] });
+        if (nextId % BUILD_STEP_UNITS === 0) yield;
       }
-      return map;
-    };
-    return [make(0), make(1)];
+      maps.push(map);
+    }
+    return [maps[0]!, maps[1]!];
   }
 
   substringChannel(c: number): SubstringChannel | null {
@@ -171,7 +177,22 @@ class Builder {
   }
 }
 
+/** Builds the core in one go (tests, benches, small sets). */
 export function buildTriggerIndexCore(skills: readonly AvailableSkill[]): TriggerIndexCore {
+  const steps = triggerIndexCoreSteps(skills);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The build as steps of about BUILD_STEP_UNITS units each: a caller that awaits between them
+ * (TriggerIndexCache.load) lets other requests run, so one scope's 20,000-trigger skill costs its
+ * first turn a few dozen short tasks instead of one that every other tenant waits behind (issue 13).
+ * A set below one step finishes without a pause.
+ */
+export function* triggerIndexCoreSteps(skills: readonly AvailableSkill[]): Generator<void, TriggerIndexCore, void> {
   const positions = new Map<string, number>();
   const firstTrigger = new Int32Array(skills.length).fill(-1);
   const firstSecondary = new Int32Array(skills.length).fill(-1);
@@ -180,21 +201,30 @@ export function buildTriggerIndexCore(skills: readonly AvailableSkill[]): Trigge
   let candidates = 0;
   let secondaryTriggers = 0;
   let maxDepth = 0;
-  skills.forEach((available, position) => {
+  let units = 0;
+  for (let position = 0; position < skills.length; position++) {
+    const available = skills[position]!;
     if (!positions.has(available.name)) positions.set(available.name, position);
-    if (!canAutoTrigger(available)) return;
+    if (!canAutoTrigger(available)) continue;
     candidates++;
     const { triggers, activation } = available.skill;
     depth[position] = activation.scanDepth;
     maxDepth = Math.max(maxDepth, activation.scanDepth);
     firstTrigger[position] = b.triggers.length;
-    triggers.forEach((trigger, index) => b.add(position, index, trigger, available, false));
-    if (activation.secondaryTriggers.length === 0) return;
+    for (let index = 0; index < triggers.length; index++) {
+      b.add(position, index, triggers[index]!, available, false);
+      if (++units % BUILD_STEP_UNITS === 0) yield;
+    }
+    if (activation.secondaryTriggers.length === 0) continue;
     firstSecondary[position] = b.triggers.length;
     secondaryTriggers += activation.secondaryTriggers.length;
-    activation.secondaryTriggers.forEach((trigger, index) => b.add(position, index, trigger, available, true));
-  });
-  const [postings, postingsCased] = b.postings();
+    for (let index = 0; index < activation.secondaryTriggers.length; index++) {
+      b.add(position, index, activation.secondaryTriggers[index]!, available, true);
+      if (++units % BUILD_STEP_UNITS === 0) yield;
+    }
+  }
+  const postings = yield* b.postings();
+  const [lower, cased] = postings;
   const patternTriggers = b.triggers.length - b.keywordTriggers;
   return {
     parsed: skills.map((s) => s.skill),
@@ -205,8 +235,8 @@ export function buildTriggerIndexCore(skills: readonly AvailableSkill[]): Trigge
     triggers: b.triggers,
     thresholds: Int32Array.from(b.triggers, (t) => t.threshold),
     triggerDepth: Int32Array.from(b.triggers, (t) => depth[t.skill]!),
-    postings,
-    postingsCased,
+    postings: lower,
+    postingsCased: cased,
     substrings: b.substringChannel(0),
     substringsCased: b.substringChannel(1),
     scanner: b.literalIds.size > 0 ? new LiteralScanner([...b.literalIds.keys()]) : null,
@@ -220,7 +250,7 @@ export function buildTriggerIndexCore(skills: readonly AvailableSkill[]): Trigge
       keywordTriggers: b.keywordTriggers,
       patternTriggers,
       unfilteredPatterns: b.alwaysRun.length,
-      distinctTokens: postings.size + postingsCased.size,
+      distinctTokens: lower.size + cased.size,
       secondaryTriggers,
     },
   };

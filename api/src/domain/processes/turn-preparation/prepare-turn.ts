@@ -89,7 +89,7 @@ export interface PreparedTurn {
 
 export async function prepareTurn(input: PrepareTurnInput): Promise<PreparedTurn> {
   const caches: TurnCaches = { ...SHARED, ...input.caches };
-  const index = caches.indexes.indexFor(input.skills, input.indexKey);
+  const index = await caches.indexes.load(input.skills, input.indexKey);
   const active = input.activeSkills.map((ref) => ref.name);
   const filter = { active, allowedSkillsOverride: input.allowedSkillsOverride };
   const triggered = !input.scan && input.message ? index.match(input.message, filter) : [];
