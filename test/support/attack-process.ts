@@ -17,6 +17,8 @@ export interface PreparedRequest {
 
 export interface Attacker {
   prepare(query: string, variables: Record<string, unknown>, token: string | null): Promise<PreparedRequest>;
+  /** Computes for `ms` in the attack process, sending nothing: a busy neighbour, not an attack. */
+  spin(ms: number): Promise<void>;
   stop(): void;
 }
 
@@ -45,6 +47,7 @@ export async function startAttacker(url: string): Promise<Attacker> {
       const { request } = (await call({ op: 'prepare', body: JSON.stringify({ query, variables }), token })) as { request: number };
       return { send: async () => ((await call({ op: 'send', request })) as { answer: GqlAnswer }).answer };
     },
+    spin: async (ms) => void (await call({ op: 'spin', ms })),
     stop: () => {
       if (child.exitCode === null) child.kill();
     },
