@@ -63,7 +63,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   logger.debug({ isolatedVm: `${sandbox.packageName} (isolated-vm ${sandbox.version})`, node: process.version }, 'sandbox loaded');
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger }));
   const bus: EventBus = database.driver === 'postgres' && database.connectionString
-    ? await PgEventBus.connect(database.connectionString, database.schema)
+    ? await PgEventBus.connect(database.connectionString, database.schema, { logger: logger.child({ component: 'event-bus' }) })
     : new InProcessEventBus();
   const resources = await loadResourceLayer(config.defaultsDir);
   const templates = new NunjucksTemplateEngine(options.templateLimits ? { limits: options.templateLimits } : {});

@@ -4,7 +4,9 @@ import type { Database } from '../../api/src/persistence';
 import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
 import { DOCUMENT_CHANGED_TOPIC } from '../../api/src/domain/events/document-changed';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
-import { collect, startTestVance, type TestVance } from './harness';
+import pg from 'pg';
+import { PgEventBus } from '../../api/src/persistence';
+import { collect, eventually, startTestVance, type TestVance } from './harness';
 
 // Two stateless instances on one PostgreSQL (DESIGN §7): a write on one must invalidate the
 // other's cache and reach its subscribers (LISTEN/NOTIFY). PGlite is single-instance by design.
@@ -69,6 +71,54 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
         expect(e.payload).toMatchObject({ name: 'local_echo', isError: false, preview: 'echoed on the laptop' });
       }
       if (e.type === 'TurnFinished') break;
+    }
+  });
+
+  it('a turnEvents subscriber whose instance lost its LISTEN connection still sees every event of the turn, once, in order (issue 14)', async () => {
+    // A third instance that runs no turns: the turn runs on A, the subscriber is on C.
+    const dbC = await driver.reopen!(dbA);
+    const c = await startTestVance(dbC, {}, { runTurns: false });
+    try {
+      await a.gql(`mutation { createProject(name: "gapless") { id } }`);
+      await a.gql(`mutation P($c: String!) { putDocument(layer: VANCE, path: "_vance/recipes/plain.yaml", content: $c) { version } }`, {
+        c: 'description: Plain\nengine: ford\nparams:\n  validation: false\n',
+      });
+      const id = (await a.gql(`mutation { spawnProcess(input: { project: "gapless", recipe: "plain" }) { id } }`)).data!.spawnProcess.id as string;
+      const SUB = `subscription E($id: ID!) { turnEvents(processId: $id) { id type } }`;
+      const onA = await a.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { id: string; type: string } }>(a.ws(), SUB, { id }));
+      const onC = await c.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { id: string; type: string } }>(c.ws(), SUB, { id }));
+      const bus = c.vance.services.bus as PgEventBus;
+      const pid = bus.listenerPid;
+      expect(pid).not.toBeNull();
+      const admin = new pg.Client({ connectionString: dbA.connectionString });
+      await admin.connect();
+      try {
+        expect((await admin.query('SELECT pg_terminate_backend($1) AS ok', [pid])).rows[0].ok).toBe(true);
+      } finally {
+        await admin.end();
+      }
+      // The turn runs while C's listener is down (it reconnects after 1 s).
+      const sent = await a.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "hello across a gap") { id } }`, { id });
+      expect(sent.errors).toBeUndefined();
+      const read = async (sub: typeof onA): Promise<string[]> => {
+        const seen: string[] = [];
+        for (;;) {
+          const e = (await sub.next(30_000)).data!.turnEvents;
+          seen.push(`${e.id}:${e.type}`);
+          if (e.type === 'TurnFinished') return seen;
+        }
+      };
+      const expected = await read(onA);
+      expect(expected.length).toBeGreaterThan(2);
+      // Before issue 14, C's subscriber got nothing of this turn, with no error (0 of 6 in the report).
+      expect(await read(onC)).toEqual(expected);
+      await eventually(() => bus.listenerPid !== null && bus.listenerPid !== pid);
+      // And nothing twice: the next turn's events follow directly.
+      await a.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "and after it") { id } }`, { id });
+      expect(await read(onC)).toEqual(await read(onA));
+    } finally {
+      await c.close();
+      await dbC.close();
     }
   });
 });

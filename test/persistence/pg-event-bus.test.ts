@@ -165,6 +165,35 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
     }
   });
 
+  it('publishes while its LISTEN connection is down: no error, and the other instance hears it (issue 14)', async () => {
+    // A long reconnect delay keeps the LISTEN side down for the whole test.
+    const bus = await PgEventBus.connect(url!, namespace, { logger: quiet, reconnectDelayMs: 60_000 });
+    try {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vance-events' AND query = $1 AND pid <> pg_backend_pid()
+         AND backend_start = (SELECT max(backend_start) FROM pg_stat_activity WHERE application_name = 'vance-events' AND query = $1)`,
+        [`LISTEN "${bus.channel}"`],
+      );
+      expect(killed.rowCount).toBe(1);
+      // Also end its notify connection: the next publish must replace it, not fail.
+      await bus.publish('warm', 0);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vance-notify' AND pid <> pg_backend_pid()
+        AND backend_start = (SELECT max(backend_start) FROM pg_stat_activity WHERE application_name = 'vance-notify')`);
+      await admin.end();
+      const local: unknown[] = [];
+      bus.subscribe('while-down', (p) => local.push(p));
+      const remote = next<number>(b, 'while-down');
+      // Before issue 14: "The event bus is reconnecting; 'while-down' reached only this instance".
+      await bus.publish('while-down', 7);
+      expect(await remote).toBe(7);
+      expect(local).toEqual([7]);
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('ends its connection on close', async () => {
     const bus = await PgEventBus.connect(url!, `${namespace}_close`, { logger: quiet });
     const listeners = async () => {

@@ -11,6 +11,11 @@
  * Local subscribers are called during publish() (a write's own instance sees the invalidation
  * before the write returns); the NOTIFY echo of our own events is recognised by `origin` and
  * skipped. Every subscriber gets the JSON round-trip of the payload, the same on every instance.
+ *
+ * NOTIFY goes out on a connection of its own (`vance-notify`, one, so an instance's events keep
+ * their order), not on the LISTEN one (issue 14): while LISTEN reconnects, publishing still reaches
+ * the other instances, and a write that committed is not reported as failed because its listener
+ * was down. A notify connection found dead is replaced once per publish.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -65,6 +70,7 @@ export class PgEventBus implements EventBus {
   private readonly gapHandlers = new Set<() => void>();
   private readonly origin = randomUUID();
   private client: pg.Client | null = null;
+  private readonly notifier: pg.Pool;
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
@@ -73,12 +79,21 @@ export class PgEventBus implements EventBus {
     readonly channel: string,
     private readonly logger: EventBusLogger,
     private readonly reconnectDelayMs: number,
-  ) {}
+  ) {
+    this.notifier = new pg.Pool({ connectionString, max: 1, application_name: 'vance-notify' });
+    // An idle notify connection that the server ends is dropped by the pool; the next publish opens another.
+    this.notifier.on('error', (err) => this.logger.warn({ err, channel }, 'event bus notify connection lost'));
+  }
 
   /** Connects and LISTENs before resolving. `namespace` is usually the database schema. */
   static async connect(connectionString: string, namespace?: string, options: PgEventBusOptions = {}): Promise<PgEventBus> {
     const bus = new PgEventBus(connectionString, channelName(namespace), options.logger ?? consoleLogger, options.reconnectDelayMs ?? 1000);
-    bus.client = await bus.listen();
+    try {
+      bus.client = await bus.listen();
+    } catch (err) {
+      await bus.notifier.end().catch(() => {});
+      throw err;
+    }
     return bus;
   }
 
@@ -88,9 +103,17 @@ export class PgEventBus implements EventBus {
     const bytes = Buffer.byteLength(message, 'utf8');
     if (bytes > MAX_NOTIFY_PAYLOAD_BYTES) throw new EventPayloadTooLargeError(topic, bytes);
     this.deliver(JSON.parse(message) as Envelope);
-    const client = this.client;
-    if (!client) throw new Error(`The event bus is reconnecting; '${topic}' reached only this instance`);
-    await client.query('SELECT pg_notify($1, $2)', [this.channel, message]);
+    await this.notify(message);
+  }
+
+  private async notify(message: string): Promise<void> {
+    try {
+      await this.notifier.query('SELECT pg_notify($1, $2)', [this.channel, message]);
+    } catch (err) {
+      // A connection that died since its last use fails its first query and leaves the pool; one more try gets a new one.
+      if (this.closed || !isConnectionLoss(err)) throw err;
+      await this.notifier.query('SELECT pg_notify($1, $2)', [this.channel, message]);
+    }
   }
 
   subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe {
@@ -102,6 +125,11 @@ export class PgEventBus implements EventBus {
       set.delete(h);
       if (set.size === 0 && this.handlers.get(topic) === set) this.handlers.delete(topic);
     };
+  }
+
+  /** The backend pid of the LISTEN connection, null while it reconnects (diagnostics, fault tests). */
+  get listenerPid(): number | null {
+    return (this.client as (pg.Client & { processID?: number }) | null)?.processID ?? null;
   }
 
   onMissedEvents(handler: () => void): Unsubscribe {
@@ -116,7 +144,7 @@ export class PgEventBus implements EventBus {
     this.handlers.clear();
     const client = this.client;
     this.client = null;
-    await client?.end().catch(() => {});
+    await Promise.all([client?.end().catch(() => {}), this.notifier.end().catch(() => {})]);
   }
 
   private async listen(): Promise<pg.Client> {
@@ -190,4 +218,11 @@ export class PgEventBus implements EventBus {
     }, delayMs);
     this.reconnectTimer.unref();
   }
+}
+
+/** The server ended the session (pg_terminate_backend, a restart) or the socket dropped: not the query's fault. */
+function isConnectionLoss(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  return err instanceof Error && /Connection terminated|connection.*(closed|ended)|not queryable/i.test(err.message);
 }

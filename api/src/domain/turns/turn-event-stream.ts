@@ -9,6 +9,10 @@ import type { TurnStore } from './turn-store';
  * are handled on one promise chain that starts with the backlog query, so they wait behind it, and
  * any id ≤ the last one delivered is dropped. An envelope published without payload (too large for
  * a notification) is completed from the store. Bounded buffer for slow subscribers (oldest dropped).
+ *
+ * When the bus says events may have been missed (its LISTEN connection was lost and is back, issue
+ * 14), the stream reads the stored events after the last one it delivered, on the same chain, so
+ * what was published meanwhile arrives in order before anything newer — no gap, no resubscribe.
  */
 export function turnEventStream(
   bus: EventBus, store: TurnStore, process: { tenantId: string; id: string }, afterEventId: string | null, maxBuffered = 10_000,
@@ -30,9 +34,15 @@ export function turnEventStream(
       if (event) deliver(event);
     }).catch(() => undefined);
   }));
-  chain = chain.then(async () => {
-    for (const event of await store.listEvents(process.tenantId, process.id, afterEventId)) deliver(event);
-  }).catch(() => undefined);
+  const readBacklog = (): void => {
+    chain = chain.then(async () => {
+      if (stream.closed) return;
+      const after = last > 0n ? last.toString() : afterEventId;
+      for (const event of await store.listEvents(process.tenantId, process.id, after)) deliver(event);
+    }).catch(() => undefined);
+  };
+  stream.onClose(bus.onMissedEvents(readBacklog));
+  readBacklog();
   return stream;
 }
 
