@@ -129,7 +129,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   // Turns: react to scheduled turns; interrupted turns (server killed mid-turn) run again.
   let recovering: Promise<void> = Promise.resolve();
   if (options.runTurns !== false) {
-    services.turnRunner.start();
+    services.turnRunner.start(config.turnSweepMs);
     recovering = services.turnRunner.recover().catch((err: unknown) => logger.error({ err }, 'turn recovery failed'));
   }
   logger.info({ url, database: database.driver, resources: resources.size }, 'Vance is listening');

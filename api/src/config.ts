@@ -31,6 +31,8 @@ export interface VanceConfig {
   readonly budgets: BudgetsConfig;
   /** How long a turn waits for a client (FOOT) tool's answer. */
   readonly clientToolTimeoutMs: number;
+  /** How often an instance looks for requested turns that nobody runs (a lost TURN_SCHEDULED event, issue 14). */
+  readonly turnSweepMs: number;
   /** Time limit of one skill-script run in the sandbox. */
   readonly scriptTimeoutMs: number;
   /** Memory limit of one sandbox isolate. */
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
       subscriptionsPerToken: intSetting(env, 'VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN', 500, 1),
     }),
     clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    turnSweepMs: intSetting(env, 'VANCE_TURN_SWEEP_MS', 5_000, 100, 3_600_000),
     scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
     scriptMaxHostCalls: intSetting(env, 'VANCE_SCRIPT_MAX_HOST_CALLS', 10_000, 1, 10_000_000),

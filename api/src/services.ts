@@ -136,7 +136,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const processes = new ProcessService({
     store: adapters.processStore,
     lane: new ProcessLane(adapters.laneLock),
-    events: new ProcessEvents(adapters.bus),
+    events: new ProcessEvents(adapters.bus, adapters.onTurnError),
     spawner: new ProcessSpawner({ store: adapters.processStore, recipes: recipeResolver, skills }),
     identity,
     targets,

@@ -88,7 +88,8 @@ export async function eventually(check: () => boolean | Promise<boolean>, interv
 }
 
 export async function startTestVance(database: Database, env: Record<string, string> = {}, options: Pick<StartOptions, 'runTurns' | 'modelProvider' | 'extraTools'> = {}): Promise<TestVance> {
-  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
+  // The requested-turn sweep only where a test asks for it: elsewhere its queries would land in counted windows.
+  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', VANCE_TURN_SWEEP_MS: '3600000', ...env });
   // Load: no test over GraphQL is about the template time cap; with the 100 ms default a busy
   // machine could cut an ordinary prompt (the completion-guard judge then lost its prompt).
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, templateLimits: NO_TIME_CAP, ...options });

@@ -25,7 +25,8 @@ describe.each(testDatabases())('statements of a warm turn ($name)', (driver) => 
 
   beforeAll(async () => {
     database = await driver.open();
-    const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+    // No requested-turn sweep: its query would be counted with the turn's.
+    const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', VANCE_TURN_SWEEP_MS: '3600000' });
     // The identity cache outlives the test however slow the machine (what is measured is a warm turn).
     vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, identityCacheTtlMs: 600_000, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
     const { services } = vance;

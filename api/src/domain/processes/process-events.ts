@@ -4,7 +4,28 @@ import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope } fr
 
 /** Publishes process events on the bus (all instances; subscribers filter by process). */
 export class ProcessEvents {
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    /** Told of an announcement that could not be published (see `announce`). */
+    private readonly onLost: (err: unknown, context: string) => void = () => {},
+  ) {}
+
+  /**
+   * Publishes events about a write that has committed: a failure to publish is reported, not thrown,
+   * so the caller is not told "failed" about a write that was applied (issue 14: a client that
+   * retries would create a duplicate). What the events would have started is recovered elsewhere:
+   * a lost TURN_SCHEDULED by the turn runner's sweep of requested turns.
+   */
+  async announce(process: Pick<Process, 'tenantId' | 'id'>, ...events: ProcessEvent[]): Promise<void> {
+    // Each on its own: a lost MESSAGE_QUEUED does not take the TURN_SCHEDULED after it along.
+    for (const event of events) {
+      try {
+        await this.emit(process, event);
+      } catch (err) {
+        this.onLost(err, `process event ${event.type} of ${process.id} not published`);
+      }
+    }
+  }
 
   async emit(process: Pick<Process, 'tenantId' | 'id'>, ...events: ProcessEvent[]): Promise<void> {
     for (const event of events) {

@@ -110,10 +110,10 @@ export class ProcessService {
     const storable = messages.map((m) => ({ ...m, content: toStorable(m.content).text }));
     // The messages and the turn request in one statement: a failed write queued nothing.
     const { process: updated, queued } = await this.deps.store.queue(process.tenantId, process.id, storable);
-    for (const pending of queued) {
-      await this.deps.events.emit(process, mark({ type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) }));
-    }
-    await this.deps.events.emit(process, mark({ type: 'TURN_SCHEDULED', reason }));
+    // Committed: from here on nothing may report the write as failed.
+    await this.deps.events.announce(process,
+      ...queued.map((pending) => mark({ type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) })),
+      mark({ type: 'TURN_SCHEDULED', reason }));
     return { process: updated, queued };
   }
 

@@ -82,23 +82,54 @@ const MAX_EVENT_VERDICTS = 500;
  */
 export class TurnRunner {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Turns scheduled here and not settled yet, per process: the sweep does not queue another. */
+  private readonly pending = new Map<string, number>();
   private unsubscribe: Unsubscribe | null = null;
+  private sweepTimer: ReturnType<typeof setInterval> | null = null;
+  private sweeping = false;
   private readonly composer: TurnComposer;
 
   constructor(private readonly deps: TurnRunnerDeps) {
     this.composer = new TurnComposer(deps, deps.modelCatalog ?? new StaticModelCatalog());
   }
 
-  /** Starts reacting to TURN_SCHEDULED events. */
-  start(): void {
+  /**
+   * Starts reacting to TURN_SCHEDULED events and, every `sweepMs`, schedules the requested turns
+   * that no event announced here (issue 14): the request is committed with its message, but the
+   * event after it can be lost (a database blip between the two, an instance's LISTEN reconnecting).
+   * Scheduling a turn another instance already runs is safe: the lane serialises, and a turn that
+   * finds the inbox taken does nothing.
+   */
+  start(sweepMs?: number): void {
     this.unsubscribe ??= this.deps.bus.subscribe<ProcessEventEnvelope>(PROCESS_EVENTS_TOPIC, (e) => {
       if (e.event.type === 'TURN_SCHEDULED') void this.schedule(e.tenantId, e.processId);
     });
+    if (sweepMs !== undefined && !this.sweepTimer) {
+      this.sweepTimer = setInterval(() => void this.sweep(), sweepMs);
+      this.sweepTimer.unref();
+    }
   }
 
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+  }
+
+  /** Schedules every requested turn of an IDLE process that is not scheduled here already. */
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      for (const { tenantId, processId } of await this.deps.store.listRequestedTurns()) {
+        if (!this.pending.has(processId)) void this.schedule(tenantId, processId);
+      }
+    } catch (err) {
+      this.deps.onError?.(err, 'sweeping requested turns');
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   /** Resolves when no turn scheduled by this runner is queued or running. */
@@ -112,7 +143,13 @@ export class TurnRunner {
       .then((done) => (done ? this.reportToParent(done.process, done.result) : undefined))
       .catch((err: unknown) => this.deps.onError?.(err, `turn of process ${processId}`));
     this.inFlight.add(job);
-    void job.finally(() => this.inFlight.delete(job));
+    this.pending.set(processId, (this.pending.get(processId) ?? 0) + 1);
+    void job.finally(() => {
+      this.inFlight.delete(job);
+      const left = (this.pending.get(processId) ?? 1) - 1;
+      if (left > 0) this.pending.set(processId, left);
+      else this.pending.delete(processId);
+    });
     return job;
   }
 
