@@ -26,6 +26,14 @@ interface CallRow {
 
 const CALL_COLUMNS = 'id, tenant_id, session_id, user_id, process_id, turn_id, kind, tool, arguments, script, status, result, error, deadline';
 
+/**
+ * A call is open only while the turn that made it runs (issue 14): after a restart the interrupted
+ * turn runs again and asks again, so its old calls are neither delivered to a reconnecting client
+ * (which would run the tool twice) nor answerable. Calls made outside a turn have no turn_id.
+ */
+const TURN_STILL_RUNS = `(client_tool_calls.turn_id IS NULL OR EXISTS (
+  SELECT 1 FROM turns WHERE turns.tenant_id = client_tool_calls.tenant_id AND turns.id = client_tool_calls.turn_id AND turns.status = 'RUNNING'))`;
+
 export class TypeOrmClientToolStore implements ClientToolStore {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -72,7 +80,7 @@ export class TypeOrmClientToolStore implements ClientToolStore {
     if (!isUuid(tenantId) || !isUuid(sessionId)) return [];
     const rows: CallRow[] = await this.dataSource.query(
       `SELECT ${CALL_COLUMNS} FROM client_tool_calls
-       WHERE tenant_id = $1 AND session_id = $2 AND status = 'PENDING' AND deadline > clock_timestamp()
+       WHERE tenant_id = $1 AND session_id = $2 AND status = 'PENDING' AND deadline > clock_timestamp() AND ${TURN_STILL_RUNS}
        ORDER BY created_at, id`,
       [tenantId, sessionId],
     );
@@ -85,7 +93,7 @@ export class TypeOrmClientToolStore implements ClientToolStore {
     const rows: unknown[] = await this.dataSource.query(
       `WITH up AS (
          UPDATE client_tool_calls SET status = 'ANSWERED', result = $3::jsonb, error = $4, answered_at = clock_timestamp()
-         WHERE tenant_id = $1 AND id = $2 AND status = 'PENDING' RETURNING id
+         WHERE tenant_id = $1 AND id = $2 AND status = 'PENDING' AND ${TURN_STILL_RUNS} RETURNING id
        ) SELECT id FROM up`,
       [tenantId, callId, isError ? null : JSON.stringify({ value: answer.result ?? null }), isError ? answer.error : null],
     );

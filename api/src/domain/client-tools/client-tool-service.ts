@@ -167,7 +167,7 @@ export class ClientToolService {
     }
     checkAnswer(answer);
     if (!(await this.deps.store.answerCall(tenantId, callId, answer))) {
-      throw new ClientToolCallError('CLIENT_TOOL_CALL_CLOSED', 'CONFLICT', `Client tool call '${callId}' was already answered or has expired.`);
+      throw new ClientToolCallError('CLIENT_TOOL_CALL_CLOSED', 'CONFLICT', `Client tool call '${callId}' was already answered, has expired, or its turn no longer runs.`);
     }
     await this.deps.bus.publish<ResultNotice>(CLIENT_TOOL_RESULTS_TOPIC, { tenantId, callId });
     return true;

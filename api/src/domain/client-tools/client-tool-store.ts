@@ -10,9 +10,9 @@ export interface ClientToolStore {
   findRegistration(tenantId: string, sessionId: string): Promise<ClientToolRegistration | null>;
   createCall(call: NewClientToolCall): Promise<ClientToolCall>;
   findCall(tenantId: string, callId: string): Promise<StoredClientToolCall | null>;
-  /** The session's calls still PENDING before their deadline, oldest first (a client that reconnects gets them). */
+  /** The session's calls still PENDING before their deadline whose turn still runs, oldest first (a client that reconnects gets them). */
   listPendingCalls(tenantId: string, sessionId: string): Promise<ClientToolCall[]>;
-  /** Records the answer if the call is still PENDING; false when it was answered or expired before. */
+  /** Records the answer if the call is still PENDING and its turn runs; false when it was answered or expired before, or its turn ended. */
   answerCall(tenantId: string, callId: string, answer: ClientToolAnswer): Promise<boolean>;
   /** Marks a PENDING call EXPIRED; false when it was answered first. */
   expireCall(tenantId: string, callId: string): Promise<boolean>;
