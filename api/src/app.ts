@@ -61,7 +61,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   // First, before anything is opened: without a sandbox build for this Node, Vance cannot run safely.
   const sandbox = loadIsolatedVm();
   logger.debug({ isolatedVm: `${sandbox.packageName} (isolated-vm ${sandbox.version})`, node: process.version }, 'sandbox loaded');
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger }));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, schema: config.databaseSchema ?? undefined, dataDir: config.dataDir, logger }));
   const bus: EventBus = database.driver === 'postgres' && database.connectionString
     ? await PgEventBus.connect(database.connectionString, database.schema, { logger: logger.child({ component: 'event-bus' }) })
     : new InProcessEventBus();
@@ -87,7 +87,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     documentStore: new TypeOrmDocumentStore(database.dataSource),
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
     processStore: new TypeOrmProcessStore(database.dataSource),
-    laneLock: laneLockFor(database),
+    laneLock: laneLockFor(database, { leaseMs: config.laneLeaseMs }),
     turnStore: new TypeOrmTurnStore(database.dataSource),
     // Call warnings (an unsupported setting, a key withheld from an inner layer's endpoint) go to the log.
     modelProvider: options.modelProvider ?? new ProviderRegistry({

@@ -11,6 +11,8 @@ export interface VanceConfig {
   readonly port: number;
   /** PostgreSQL connection string; unset → the embedded PGlite database under `dataDir`. */
   readonly databaseUrl: string | null;
+  /** PostgreSQL only: the schema to work in (created if missing); null → the connection's search_path. */
+  readonly databaseSchema: string | null;
   readonly dataDir: string;
   /** A fixed token for the bootstrap `admin` user; unset → a random one, printed once. */
   readonly adminToken: string | null;
@@ -31,8 +33,10 @@ export interface VanceConfig {
   readonly budgets: BudgetsConfig;
   /** How long a turn waits for a client (FOOT) tool's answer. */
   readonly clientToolTimeoutMs: number;
-  /** How often an instance looks for requested turns that nobody runs (a lost TURN_SCHEDULED event, issue 14). */
+  /** How often an instance looks for requested turns that nobody runs (a lost TURN_SCHEDULED event) and for turns whose instance died (issue 14). */
   readonly turnSweepMs: number;
+  /** How long a process lane's lease lasts without a heartbeat (PostgreSQL): a dead instance's turns are taken over after it. */
+  readonly laneLeaseMs: number;
   /** Time limit of one skill-script run in the sandbox. */
   readonly scriptTimeoutMs: number;
   /** Memory limit of one sandbox isolate. */
@@ -95,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     host: env.HOST?.trim() || '127.0.0.1',
     port: intSetting(env, 'PORT', 4000, 0, 65535),
     databaseUrl,
+    databaseSchema: env.VANCE_DATABASE_SCHEMA?.trim() || null,
     dataDir: path.resolve(env.VANCE_DATA_DIR?.trim() || './data'),
     adminToken,
     maxDocumentBytes,
@@ -120,7 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
       subscriptionsPerToken: intSetting(env, 'VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN', 500, 1),
     }),
     clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
-    turnSweepMs: intSetting(env, 'VANCE_TURN_SWEEP_MS', 5_000, 100, 3_600_000),
+    turnSweepMs: intSetting(env, 'VANCE_TURN_SWEEP_MS', 1_000, 100, 3_600_000),
+    laneLeaseMs: intSetting(env, 'VANCE_LANE_LEASE_MS', 10_000, 200, 3_600_000),
     scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
     scriptMaxHostCalls: intSetting(env, 'VANCE_SCRIPT_MAX_HOST_CALLS', 10_000, 1, 10_000_000),

@@ -6,7 +6,7 @@ import { migrate } from './persistence';
 /** `npm run migrate`: apply pending migrations to the configured database, then exit. */
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
-migrate({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger }).then(
+migrate({ databaseUrl: config.databaseUrl ?? undefined, schema: config.databaseSchema ?? undefined, dataDir: config.dataDir, logger }).then(
   () => logger.info('migrations are up to date'),
   (err: unknown) => {
     logger.error({ err }, 'migration failed');

@@ -3,12 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeGuard } from '../../api/src/domain/processes/process';
 import { localLaneLock, ProcessLane } from '../../api/src/domain/processes/process-lane';
 import type { NewProcess } from '../../api/src/domain/processes/process-store';
+import { performance } from 'node:perf_hooks';
 import {
-  LANE_LOCK_NAMESPACE,
+  laneFence,
   laneLockFor,
-  PgLaneLock,
+  LeaseLostError,
+  PgLeaseLock,
   TypeOrmIdentityStore,
   TypeOrmProcessStore,
+  TypeOrmTurnStore,
   type Database,
 } from '../../api/src/persistence';
 import { testDatabases } from '../support/databases';
@@ -63,10 +66,10 @@ describe.each(testDatabases())('process lanes ($name)', (driver) => {
 
   const guardsOf = async (processId: string) => (await store.findProcess(tenantId, processId))!.guards;
 
-  it('picks the advisory lock on PostgreSQL and the local FIFO on PGlite', () => {
+  it('picks the lease on PostgreSQL and the local FIFO on PGlite', () => {
     const lock = laneLockFor(db);
     if (db.driver === 'pglite') expect(lock).toBe(localLaneLock);
-    else expect(lock).toBeInstanceOf(PgLaneLock);
+    else expect(lock).toBeInstanceOf(PgLeaseLock);
   });
 
   it('shows that the read-sleep-write job loses updates without a lane (the control)', async () => {
@@ -82,7 +85,7 @@ describe.each(testDatabases())('process lanes ($name)', (driver) => {
     expect(await guardsOf(proc.id)).toEqual(Array.from({ length: 50 }, (_, i) => guard(i)));
   });
 
-  describe.runIf(driver.reopen)('PgLaneLock across instances', () => {
+  describe.runIf(driver.reopen)('PgLeaseLock across instances (issue 14)', () => {
     let other: Database;
     let otherStore: TypeOrmProcessStore;
     beforeAll(async () => {
@@ -93,102 +96,114 @@ describe.each(testDatabases())('process lanes ($name)', (driver) => {
       await other?.close();
     });
 
-    // Advisory locks are database-wide: keys of this run only, so a suite running beside it on the
-    // same database (another checkout, a second run) neither blocks these tests nor is killed by them.
-    const run = randomBytes(4).toString('hex');
-    const key = (name: string) => `${name}-${run}`;
+    const leaseOf = async (key: string): Promise<{ owner: string; token: string } | undefined> =>
+      (await db.dataSource.query('SELECT owner, token::text AS token FROM lane_leases WHERE lane_key = $1', [key]))[0];
+    /** A job that records when it ran, and runs until `finish` is called. */
+    const held = () => {
+      let finish: () => void = () => undefined;
+      const until = new Promise<void>((resolve) => (finish = resolve));
+      const span = { start: 0, end: 0, started: false };
+      const job = async () => {
+        span.start = performance.now();
+        span.started = true;
+        await until;
+        span.end = performance.now();
+      };
+      return { job, finish, span };
+    };
 
-    const lanes = async (lockKey: string, granted: boolean): Promise<number> =>
-      Number(
-        (
-          await db.dataSource.query(
-            `SELECT count(*) AS n FROM pg_locks
-             WHERE locktype = 'advisory' AND classid = $1 AND objid = hashtext($2)::oid AND objsubid = 2 AND granted = $3`,
-            [LANE_LOCK_NAMESPACE, lockKey, granted],
-          )
-        )[0].n,
-      );
-    const lanesHeld = (lockKey: string) => lanes(lockKey, true);
-    /** Sessions blocked in pg_advisory_lock on the key. */
-    const lanesWaiting = (lockKey: string) => lanes(lockKey, false);
-
-    it('serialises the lanes of two instances on one process: no lost increment', async () => {
+    it('serialises the lanes of two instances on one process: no lost update', async () => {
       const proc = await store.createProcess(newProcess('two-instances'));
-      // Each instance has its own lane and lock; neither knows about the other's jobs.
-      const laneA = new ProcessLane(new PgLaneLock(db.dataSource));
-      const laneB = new ProcessLane(new PgLaneLock(other.dataSource));
+      const laneA = new ProcessLane(new PgLeaseLock(db.dataSource));
+      const laneB = new ProcessLane(new PgLeaseLock(other.dataSource));
       const jobs = Array.from({ length: 40 }, (_, i) =>
         i % 2 === 0 ? laneA.run(proc.id, readSleepWrite(store, proc.id, i)) : laneB.run(proc.id, readSleepWrite(otherStore, proc.id, i)),
       );
       await Promise.all(jobs);
-      // Without the advisory lock the two lanes would interleave and lose guards (see the control).
       const guards = await guardsOf(proc.id);
       expect(guards).toHaveLength(40);
       expect(new Set(guards.map((g) => (g.kind === 'INLINE' ? g.body : g.path))).size).toBe(40);
-      expect(await lanesHeld(proc.id)).toBe(0);
+      expect(await leaseOf(proc.id)).toBeUndefined();
     });
 
-    // Load: "b is blocked" is read from pg_locks (its request is there, not granted), not inferred
-    // from b not finishing within 200 ms.
-    it('blocks a second holder of the same key until release, and only that key', async () => {
-      const a = new PgLaneLock(db.dataSource);
-      const b = new PgLaneLock(other.dataSource);
-      const release = await a.acquire(key('key-1'));
-      expect(await lanesHeld(key('key-1'))).toBe(1);
-      const waiting = tracked(b.acquire(key('key-1')));
-      while ((await lanesWaiting(key('key-1'))) === 0) await sleep(10);
-      expect(waiting.settled).toBe(false);
-      const releaseOther = await b.acquire(key('key-2')); // another key is free
-      await releaseOther();
-      expect(waiting.settled).toBe(false);
-      await release();
-      await release(); // idempotent
-      const releaseB = await waiting.promise;
-      expect(await lanesHeld(key('key-1'))).toBe(1);
-      await releaseB();
-      expect(await lanesHeld(key('key-1'))).toBe(0);
+    it('keeps a second holder waiting until release, and only on that key; a failed job releases too', async () => {
+      const a = new PgLeaseLock(db.dataSource);
+      const b = new PgLeaseLock(other.dataSource);
+      const k = `key-1-${randomBytes(4).toString('hex')}`;
+      const first = held();
+      const holding = a.hold(k, first.job);
+      while (!first.span.started) await sleep(5);
+      expect((await leaseOf(k))?.owner).toBe(a.owner);
+      const second = held();
+      const waiting = tracked(b.hold(k, second.job));
+      await b.hold(`${k}-other`, async () => undefined); // another key is free
+      await sleep(100);
+      expect(second.span.started).toBe(false);
+      first.finish();
+      await holding;
+      while (!second.span.started) await sleep(5);
+      expect((await leaseOf(k))?.owner).toBe(b.owner);
+      second.finish();
+      await waiting.promise;
+      expect(await leaseOf(k)).toBeUndefined();
+      await expect(a.hold(k, async () => { throw new Error('job failed'); })).rejects.toThrow('job failed');
+      expect(await leaseOf(k)).toBeUndefined();
     });
 
-    it('releases the lock when a job fails, and gives every connection back', async () => {
-      const lane = new ProcessLane(new PgLaneLock(db.dataSource));
-      await expect(lane.run(key('failing'), async () => {
-        throw new Error('job failed');
-      })).rejects.toThrow('job failed');
-      expect(await lanesHeld(key('failing'))).toBe(0);
-      // Four times the pool size of acquire/release cycles: a leaked connection would hang here.
-      const lock = new PgLaneLock(db.dataSource);
-      for (let i = 0; i < 20; i++) await (await lock.acquire(key(`cycle-${i % 3}`)))();
-      expect(await db.dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    it('holds the lane when its holder\'s connections are terminated: no second holder meanwhile (before: 4 of 4 runs overlapped)', async () => {
+      const proc = await store.createProcess(newProcess('killed-connection'));
+      const a = new PgLeaseLock(db.dataSource, { leaseMs: 2_000 });
+      const b = new PgLeaseLock(other.dataSource, { leaseMs: 2_000 });
+      const first = held();
+      const holding = a.hold(proc.id, first.job);
+      while (!first.span.started) await sleep(5);
+      // Every connection A's pool has open now (the one that took the lease among them).
+      const pids = new Set<number>();
+      for (let i = 0; i < 5; i++) {
+        const rows = await Promise.all(Array.from({ length: 5 }, () => db.dataSource.query('SELECT pg_backend_pid() AS pid')));
+        for (const [row] of rows) pids.add(row.pid);
+      }
+      await other.dataSource.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [[...pids]]);
+      const second = held();
+      const waiting = tracked(b.hold(proc.id, second.job));
+      // Longer than the lease: A's heartbeat, on new connections, keeps it.
+      await sleep(3_000);
+      expect(second.span.started).toBe(false);
+      expect((await leaseOf(proc.id))?.owner).toBe(a.owner);
+      // A's fenced writes still go through (its pool reconnects).
+      await laneFence.run({ key: proc.id, token: (await leaseOf(proc.id))!.token }, () => store.update(tenantId, proc.id, () => ({ guards: [guard(1)] })));
+      first.finish();
+      await holding;
+      while (!second.span.started) await sleep(5);
+      second.finish();
+      await waiting.promise;
+      expect(second.span.start).toBeGreaterThanOrEqual(first.span.end);
     });
 
-    // Load: the fourth lane is seen waiting in memory (waitingCount), not inferred from a 100 ms sleep.
-    it('caps the connections lanes hold, so lane jobs always find one for their queries', async () => {
-      // Pool size 5 in the tests: lanes may hold 3 connections; a fourth lane waits in memory.
-      const lock = new PgLaneLock(db.dataSource);
-      const releases = await Promise.all(['c1', 'c2', 'c3'].map((k) => lock.acquire(key(k))));
-      const fourth = tracked(lock.acquire(key('c4')));
-      expect(lock.waitingCount).toBe(1);
-      // Jobs still get connections for their own work while three lanes hold theirs.
-      expect(await store.findProcess(tenantId, '00000000-0000-4000-8000-000000000000')).toBeNull();
-      expect(fourth.settled).toBe(false);
-      expect(lock.waitingCount).toBe(1);
-      await releases[0]!();
-      await (await fourth.promise)();
-      await Promise.all(releases.map((r) => r()));
-    });
-
-    it('survives a holder whose connection was killed: release resolves and the key is free again', async () => {
-      const lock = new PgLaneLock(db.dataSource);
-      const release = await lock.acquire(key('killed'));
-      const [{ pid }] = await other.dataSource.query(
-        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = hashtext($2)::oid AND objsubid = 2`,
-        [LANE_LOCK_NAMESPACE, key('killed')],
-      );
-      await other.dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
-      await expect(release()).resolves.toBeUndefined();
-      const again = await new PgLaneLock(other.dataSource).acquire(key('killed'));
-      await again();
-      expect(await db.dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    it('fences the writes of a holder whose lease was taken over: they change nothing', async () => {
+      const proc = await store.createProcess(newProcess('fenced'));
+      const turns = new TypeOrmTurnStore(db.dataSource);
+      const otherTurns = new TypeOrmTurnStore(other.dataSource);
+      // A stalls: no heartbeat within the test, a lease of 300 ms.
+      const a = new PgLeaseLock(db.dataSource, { leaseMs: 300, heartbeatMs: 600_000 });
+      const b = new PgLeaseLock(other.dataSource, { leaseMs: 10_000 });
+      const first = held();
+      let refused: unknown;
+      const holding = a.hold(proc.id, async () => {
+        await turns.appendMessage(tenantId, proc.id, null, { role: 'assistant', senderName: 'a', content: 'before the takeover', toolCall: null });
+        await first.job();
+        refused = await turns.appendMessage(tenantId, proc.id, null, { role: 'assistant', senderName: 'a', content: 'after the takeover', toolCall: null }).catch((e: unknown) => e);
+      });
+      while (!first.span.started) await sleep(5);
+      await b.hold(proc.id, async () => {
+        await otherTurns.appendMessage(tenantId, proc.id, null, { role: 'assistant', senderName: 'b', content: 'the new holder', toolCall: null });
+        first.finish();
+        await holding;
+      });
+      expect(refused).toBeInstanceOf(LeaseLostError);
+      expect((await turns.listMessages(tenantId, proc.id)).map((m) => m.content)).toEqual(['before the takeover', 'the new holder']);
+      // Outside any lease, writes are not fenced.
+      await turns.appendMessage(tenantId, proc.id, null, { role: 'assistant', senderName: 'x', content: 'no lane', toolCall: null });
     });
   });
 });

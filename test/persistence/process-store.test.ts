@@ -428,14 +428,14 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     expect(await usersKey()).toBe(1);
-    // Activation, Sandbox and Turns sit on top of Processes.
-    for (let i = 0; i < 3; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+    // LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
+    for (let i = 0; i < 4; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual([]);
     expect(await usersKey()).toBe(0);
     expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name))
-      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000']);
+      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000']);
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
   });
 });

@@ -5,6 +5,7 @@ export { TypeOrmIdentityStore } from './typeorm-identity-store';
 export { TypeOrmSettingsStore } from './typeorm-settings-store';
 export { PgEventBus, EventPayloadTooLargeError, channelName, type PgEventBusOptions } from './pg-event-bus';
 export { TypeOrmProcessStore } from './typeorm-process-store';
-export { PgLaneLock, laneLockFor, LANE_LOCK_NAMESPACE, type PgLaneLockOptions } from './pg-lane-lock';
+export { PgLeaseLock, laneLockFor, DEFAULT_LEASE_MS, type PgLeaseLockOptions } from './pg-lease-lock';
+export { LeaseLostError, laneFence, fenceTokenFor } from './lane-fence';
 export { TypeOrmTurnStore } from './typeorm-turn-store';
 export { TypeOrmClientToolStore } from './typeorm-client-tool-store';

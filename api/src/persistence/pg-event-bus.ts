@@ -20,6 +20,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { EventBus, Unsubscribe } from '../domain/events/event-bus';
+import { isConnectionLoss } from './connection-loss';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (the default page size). */
 export const MAX_NOTIFY_PAYLOAD_BYTES = 7999;
@@ -220,9 +221,3 @@ export class PgEventBus implements EventBus {
   }
 }
 
-/** The server ended the session (pg_terminate_backend, a restart) or the socket dropped: not the query's fault. */
-function isConnectionLoss(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNRESET' || code === 'EPIPE') return true;
-  return err instanceof Error && /Connection terminated|connection.*(closed|ended)|not queryable/i.test(err.message);
-}

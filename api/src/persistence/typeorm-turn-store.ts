@@ -18,6 +18,7 @@ import type {
 import type { TurnStore } from '../domain/turns/turn-store';
 import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
 import { isUuid } from './uuid';
+import { fenceHolds, fenceTokenFor, laneFence, LeaseLostError } from './lane-fence';
 
 interface TurnRow {
   id: string;
@@ -81,7 +82,7 @@ export class TypeOrmTurnStore implements TurnStore {
     // One statement (atomic without a transaction, one round trip): take the inbox, clear the turn
     // request, open the turn with the taken rows as input, log them as user messages in FIFO order.
     const rows: { turn: TurnRow | null; taken: TakenMessage[] | null }[] = await this.dataSource.query(
-      `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2
+      `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND ${fenceHolds('$5', '$4')}
          RETURNING id, seq, sender, sender_name, content, created_at),
        cleared AS (UPDATE processes SET turn_requested_at = NULL, updated_at = clock_timestamp()
          WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL RETURNING id),
@@ -93,7 +94,8 @@ export class TypeOrmTurnStore implements TurnStore {
        logged AS (INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id)
          SELECT $1, $2, 'user', taken.sender_name, taken.content, turn.id FROM taken CROSS JOIN turn ORDER BY taken.seq)
        SELECT (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared`,
-      [tenantId, processId, engine],
+      // Fenced (issue 14): a lane whose lease was taken over takes nothing (the new holder will).
+      [tenantId, processId, engine, fenceTokenFor(processId), processId],
     );
     const row = rows[0];
     if (!row?.turn || !row.taken) return null;
@@ -101,12 +103,14 @@ export class TypeOrmTurnStore implements TurnStore {
   }
 
   async appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage> {
+    const token = fenceTokenFor(processId);
     const rows: MessageRow[] = await this.dataSource.query(
       `INSERT INTO messages (tenant_id, process_id, role, sender_name, content, tool_call, turn_id)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7) RETURNING ${MESSAGE_COLUMNS}`,
-      [tenantId, processId, message.role, message.senderName, message.content, message.toolCall ? JSON.stringify(message.toolCall) : null, turnId],
+       SELECT $1, $2, $3, $4, $5, $6::jsonb, $7 WHERE ${fenceHolds('$9', '$8')} RETURNING ${MESSAGE_COLUMNS}`,
+      [tenantId, processId, message.role, message.senderName, message.content, message.toolCall ? JSON.stringify(message.toolCall) : null, turnId, token, processId],
     );
-    return toMessage(rows[0]!);
+    if (!rows[0]) throw new LeaseLostError(processId, token ?? '');
+    return toMessage(rows[0]);
   }
 
   async finishTurn(tenantId: string, turnId: string, outcome: TurnOutcome): Promise<boolean> {
@@ -114,16 +118,24 @@ export class TypeOrmTurnStore implements TurnStore {
     const restores = outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED';
     // A finished turn is one UPDATE (atomic alone); only a turn whose input goes back needs a transaction.
     const end = async (em: Pick<EntityManager, 'query'>): Promise<boolean> => {
-      const rows: { process_id: string; input: TakenMessage[] }[] = await em.query(
+      // Fenced when the running lane job holds a lease: only on that job's own process.
+      const fence = laneFence.getStore() ?? null;
+      const rows: { process_id: string | null; input: TakenMessage[] | null; fenced: boolean }[] = await em.query(
         `WITH done AS (UPDATE turns SET status = $3, finish_reason = $4, usage = $5::jsonb, error_code = $6, error_message = $7,
              finished_at = clock_timestamp(), open_skills_before = $8::jsonb
-           WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' RETURNING process_id, input)
-         SELECT process_id, input FROM done`,
+           WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING'
+             AND (process_id::text IS DISTINCT FROM $9::text OR ${fenceHolds('$9::text', '$10')}) RETURNING process_id, input)
+         SELECT d.process_id, d.input, false AS fenced FROM done d
+         UNION ALL SELECT NULL, NULL, true WHERE NOT EXISTS (SELECT 1 FROM done) AND $9::text IS NOT NULL
+           AND EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' AND process_id::text = $9::text)
+           AND NOT ${fenceHolds('$9::text', '$10')}`,
         [tenantId, turnId, outcome.status, outcome.finishReason ?? null, outcome.usage ? JSON.stringify(outcome.usage) : null,
-          outcome.errorCode ?? null, outcome.errorMessage ?? null, outcome.openSkillsBefore ? JSON.stringify(outcome.openSkillsBefore) : null],
+          outcome.errorCode ?? null, outcome.errorMessage ?? null, outcome.openSkillsBefore ? JSON.stringify(outcome.openSkillsBefore) : null,
+          fence?.key ?? null, fence?.token ?? null],
       );
       const row = rows[0];
-      if (!row) return false;
+      if (row?.fenced) throw new LeaseLostError(fence!.key, fence!.token);
+      if (!row?.process_id || !row.input) return false;
       if (restores) await restoreInput(em as EntityManager, tenantId, turnId, row.process_id, row.input);
       return true;
     };
@@ -170,13 +182,17 @@ export class TypeOrmTurnStore implements TurnStore {
   async appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
     if (events.length === 0) return [];
     // One statement for several events; ids follow the list's order (ORDER BY before the identity).
+    // Fenced (issue 14): a lane whose lease was taken over neither stores nor (so) publishes its events.
+    const token = fenceTokenFor(processId);
     const rows: EventRow[] = await this.dataSource.query(
       `WITH ins AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
-         SELECT $1, $2, $3, x.e->>'type', x.e->'payload' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY x.n
+         SELECT $1, $2, $3, x.e->>'type', x.e->'payload' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS x(e, n)
+         WHERE ${fenceHolds('$6', '$5')} ORDER BY x.n
          RETURNING id, tenant_id, process_id, turn_id, type, payload, created_at)
        SELECT ${EVENT_COLUMNS} FROM ins ORDER BY ins.id`,
-      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload })))],
+      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), token, processId],
     );
+    if (rows.length === 0) throw new LeaseLostError(processId, token ?? '');
     return rows.map(toEvent);
   }
 
@@ -197,8 +213,19 @@ export class TypeOrmTurnStore implements TurnStore {
     return rows[0] ? toEvent(rows[0]) : null;
   }
 
+  async listRunningTurnsOf(processId: string): Promise<Turn[]> {
+    if (!isUuid(processId)) return [];
+    const rows: TurnRow[] = await this.dataSource.query(
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE process_id = $1 AND status = 'RUNNING' ORDER BY started_at`, [processId]);
+    return rows.map(toTurn);
+  }
+
   async listRunningTurns(): Promise<Turn[]> {
-    const rows: TurnRow[] = await this.dataSource.query(`SELECT ${TURN_COLUMNS} FROM turns WHERE status = 'RUNNING' ORDER BY started_at`);
+    // A turn under a valid lease runs on a live instance; the others' instance died (or stalled past its lease).
+    const rows: TurnRow[] = await this.dataSource.query(
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE status = 'RUNNING'
+         AND NOT EXISTS (SELECT 1 FROM lane_leases WHERE lane_key = turns.process_id::text AND expires_at > clock_timestamp())
+       ORDER BY started_at`);
     return rows.map(toTurn);
   }
 

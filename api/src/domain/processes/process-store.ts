@@ -48,9 +48,19 @@ export interface ProcessStore {
 }
 
 /**
- * Cross-instance serialisation of one process's lane (DESIGN §7): held while a lane job runs.
- * PostgreSQL: an advisory lock; the embedded database serves one instance, so a no-op there.
+ * Cross-instance serialisation of one process's lane (DESIGN §7, issue 14): `hold` runs the job
+ * while this instance owns the lane. PostgreSQL: a lease with a fencing token that the job's writes
+ * are checked against; the embedded database serves one instance, so it just runs the job there.
  */
 export interface LaneLock {
-  acquire(key: string): Promise<() => Promise<void>>;
+  hold<T>(key: string, job: (tenure: LaneTenure) => Promise<T>): Promise<T>;
+}
+
+/** How the job came to hold the lane. */
+export interface LaneTenure {
+  /**
+   * The lane was taken from a holder whose lease expired (its instance died or stalled): a turn it
+   * left RUNNING is stale and must be ended before this job begins another (issue 14).
+   */
+  readonly takenOver: boolean;
 }

@@ -91,6 +91,10 @@ export class TurnRunner {
 
   constructor(private readonly deps: TurnRunnerDeps) {
     this.composer = new TurnComposer(deps, deps.modelCatalog ?? new StaticModelCatalog());
+    // A lane taken from a dead instance: its turn ends first, its input back ahead of later messages (chat order).
+    deps.processes.deps.lane.onTakeover(async (processId) => {
+      for (const stale of await deps.store.listRunningTurnsOf(processId)) await this.interrupt(stale);
+    });
   }
 
   /**
@@ -117,11 +121,17 @@ export class TurnRunner {
     this.sweepTimer = null;
   }
 
-  /** Schedules every requested turn of an IDLE process that is not scheduled here already. */
+  /**
+   * Takes over the turns whose instance died (RUNNING, no valid lease) and schedules every requested
+   * turn of an IDLE process, each unless this instance has one in hand already.
+   */
   async sweep(): Promise<void> {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
+      for (const turn of await this.deps.store.listRunningTurns()) {
+        if (!this.pending.has(turn.processId)) void this.takeOver(turn);
+      }
       for (const { tenantId, processId } of await this.deps.store.listRequestedTurns()) {
         if (!this.pending.has(processId)) void this.schedule(tenantId, processId);
       }
@@ -139,9 +149,13 @@ export class TurnRunner {
 
   /** Queues a turn on the process lane (a no-op turn when the inbox is empty by then). */
   schedule(tenantId: string, processId: string): Promise<void> {
-    const job = this.deps.processes.deps.lane.run(processId, () => this.runOnLane(tenantId, processId))
+    return this.track(processId, this.deps.processes.deps.lane.run(processId, () => this.runOnLane(tenantId, processId))
       .then((done) => (done ? this.reportToParent(done.process, done.result) : undefined))
-      .catch((err: unknown) => this.deps.onError?.(err, `turn of process ${processId}`));
+      .catch((err: unknown) => this.deps.onError?.(err, `turn of process ${processId}`)));
+  }
+
+  /** Counts `job` as this runner's work on the process until it settles (idle(), the sweep). */
+  private track(processId: string, job: Promise<void>): Promise<void> {
     this.inFlight.add(job);
     this.pending.set(processId, (this.pending.get(processId) ?? 0) + 1);
     void job.finally(() => {
@@ -159,17 +173,28 @@ export class TurnRunner {
    * and every process with a requested turn is scheduled.
    */
   async recover(): Promise<void> {
+    for (const turn of await this.deps.store.listRunningTurns()) await this.takeOver(turn);
+    for (const { tenantId, processId } of await this.deps.store.listRequestedTurns()) void this.schedule(tenantId, processId);
+  }
+
+  /**
+   * A turn left RUNNING whose lane nobody holds (its instance died, issue 14): on its lane — taking
+   * the expired lease over — it is marked INTERRUPTED, its input goes back to the inbox, and it runs
+   * again. The old instance, should it still be alive, can no longer write: its fencing token is old.
+   */
+  private takeOver(turn: Turn): Promise<void> {
+    return this.track(turn.processId, this.deps.processes.deps.lane.run(turn.processId, () => this.interrupt(turn))
+      .then(() => void this.schedule(turn.tenantId, turn.processId)).catch((err: unknown) => this.deps.onError?.(err, `recovering turn ${turn.id}`)));
+  }
+
+  /** On the turn's lane: a stale RUNNING turn becomes INTERRUPTED, its input back in the inbox, a turn requested. */
+  private async interrupt(turn: Turn): Promise<void> {
     const { store, processes } = this.deps;
-    for (const turn of await store.listRunningTurns()) {
-      await processes.deps.lane.run(turn.processId, async () => {
-        const interrupted = await store.finishTurn(turn.tenantId, turn.id, { status: 'INTERRUPTED', errorCode: 'INTERRUPTED', errorMessage: 'The server stopped during the turn; its input is back in the inbox.' });
-        if (!interrupted) return;
-        await new TurnEventSink(store, this.deps.bus, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id })
-          .emit('TurnFailed', { code: 'INTERRUPTED', message: 'The server stopped during the turn; it runs again.' });
-        await processes.deps.store.update(turn.tenantId, turn.processId, (p) => (p.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
-      }).catch((err: unknown) => this.deps.onError?.(err, `recovering turn ${turn.id}`));
-    }
-    for (const { tenantId, processId } of await store.listRequestedTurns()) void this.schedule(tenantId, processId);
+    const interrupted = await store.finishTurn(turn.tenantId, turn.id, { status: 'INTERRUPTED', errorCode: 'INTERRUPTED', errorMessage: 'The server stopped during the turn; its input is back in the inbox.' });
+    if (!interrupted) return;
+    await new TurnEventSink(store, this.deps.bus, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id })
+      .emit('TurnFailed', { code: 'INTERRUPTED', message: 'The server stopped during the turn; it runs again.' });
+    await processes.deps.store.update(turn.tenantId, turn.processId, (p) => (p.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
   }
 
   /** What the model would see next, without calling it (the inbox counts as the next messages). */

@@ -31,8 +31,10 @@ export interface TurnStore {
   /** Events of the process with id > afterEventId (all when null), oldest first. */
   listEvents(tenantId: string, processId: string, afterEventId: string | null, limit?: number): Promise<TurnEvent[]>;
   findEvent(tenantId: string, eventId: string): Promise<TurnEvent | null>;
-  /** Turns left RUNNING (all tenants): after a restart, their server died mid-turn. */
+  /** Turns left RUNNING (all tenants) whose lane no live instance holds: their server died (or stalled past its lease) mid-turn. */
   listRunningTurns(): Promise<Turn[]>;
+  /** The process's turns left RUNNING, for the holder of a lane taken over from a dead instance. */
+  listRunningTurnsOf(processId: string): Promise<Turn[]>;
   /** IDLE processes (all tenants) waiting for a turn: `turn_requested_at` set. */
   listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]>;
 }
