@@ -8,6 +8,7 @@ import type { ProcessEvent } from './process-event';
 import type { NewPendingMessage } from './process-store';
 import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
+import { ProcessNotActiveError } from './errors';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
 
@@ -142,11 +143,24 @@ export class SkillActivationService {
     return skills.map((s) => s.skill.name).filter((n) => n.startsWith(prefix)).sort();
   }
 
-  /** Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. The owner's alone (owner-view.ts, rule 2). */
-  sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
+  /**
+   * Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. The
+   * owner's alone (owner-view.ts, rule 2). A message that fires no trigger is stored and its turn
+   * requested at once, beside a running turn (issue 14: it waited on the lane behind it, 20 s while
+   * the turn waited on a client tool). One that fires a trigger takes the lane: its one-shot
+   * activation must come after the running turn's one-shot clean-up, or that would clear it.
+   */
+  async sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
     const { processes } = this.deps;
     // First: the trigger scan below reads the whole text, and a refusal must change nothing (issue 13).
     checkMessageLength(text);
+    const process = await processes.get(principal, processId);
+    if (process.status !== 'IDLE') throw new ProcessNotActiveError(process.name, process.status);
+    if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
+    if (!this.deps.triggers || (await this.deps.triggers(process, await processes.scopeOf(process), text)).length === 0) {
+      const { queued } = await processes.queue(process, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
+      return queued[0]!;
+    }
     return processes.onLane(principal, processId, async (process) => {
       if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
       let current = process;
