@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runBench as abuse } from './abuse';
 import type { Bench } from './harness';
 import { runBench as run } from './run';
+import { runBench as scaleOut } from './scale-out';
 import { runBench as scripts } from './scripts';
 import { runBench as templates } from './templates';
 import { runBench as triggers } from './triggers';
@@ -20,6 +21,9 @@ const BENCHES: [name: string, bench: Bench, tables: string[]][] = [
   ['turns', turns, ['Turn overhead, turn ÷ bare', 'Fan-out, many ÷ 1 subscriber']],
   ['scripts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip']],
   ['triggers', triggers, ['naive ÷ index']],
+  ['scale-out', scaleOut, [
+    ...(process.env.TEST_DATABASE_URL ? ['Scale-out: turns/s ÷ 1 instance', 'Takeover ÷ lease'] : []), 'sendMessage: beside a waiting turn ÷ idle process',
+  ]],
   ['abuse', abuse, ['Abuse: probe p50 ÷ baseline p50', 'Abuse: probe p99 ÷ baseline p99', 'Abuse: RSS after ÷ before']],
 ];
 

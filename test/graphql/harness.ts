@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import pino from 'pino';
 import { startVance, type RunningVance, type StartOptions } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
-import type { EventBus } from '../../api/src/domain/events/event-bus';
+import type { EventBus, SubscribeOptions } from '../../api/src/domain/events/event-bus';
 import type { Database } from '../../api/src/persistence';
 import { NO_TIME_CAP } from '../../api/src/templates/testing';
 
@@ -55,8 +55,8 @@ export function watchBus(bus: EventBus): BusWatch {
     woken();
   };
   const subscribe = bus.subscribe.bind(bus);
-  bus.subscribe = <T>(topic: string, handler: (payload: T) => void) => {
-    const unsubscribe = subscribe(topic, handler);
+  bus.subscribe = <T>(topic: string, handler: (payload: T) => void, options?: SubscribeOptions) => {
+    const unsubscribe = subscribe(topic, handler, options);
     bump(topic, 1);
     let ended = false;
     return () => {

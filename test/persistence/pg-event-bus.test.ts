@@ -49,6 +49,24 @@ describe.runIf(url)('PgEventBus on PostgreSQL', () => {
     expect(await received).toEqual({ path: 'a.md', n: 1 });
   });
 
+  it('gives a localOnly subscriber the events of its own instance, not those of the other (the turn runner, issue 14)', async () => {
+    const local: unknown[] = [];
+    const off = a.subscribe('scheduled', (p) => local.push(p), { localOnly: true });
+    const all: unknown[] = [];
+    const offAll = a.subscribe('scheduled', (p) => all.push(p));
+    try {
+      const heard = next(a, 'scheduled');
+      await b.publish('scheduled', { from: 'b' });
+      await heard; // a has received b's event: the localOnly handler was passed over
+      await a.publish('scheduled', { from: 'a' });
+      expect(local).toEqual([{ from: 'a' }]);
+      expect(all).toEqual([{ from: 'b' }, { from: 'a' }]);
+    } finally {
+      off();
+      offAll();
+    }
+  });
+
   it('delivers to local subscribers during publish, exactly once (the NOTIFY echo is skipped)', async () => {
     const seen: unknown[] = [];
     const off = a.subscribe('local', (p) => seen.push(p));

@@ -19,7 +19,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { EventBus, Unsubscribe } from '../domain/events/event-bus';
+import type { EventBus, SubscribeOptions, Unsubscribe } from '../domain/events/event-bus';
 import { isConnectionLoss } from './connection-loss';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (the default page size). */
@@ -68,6 +68,8 @@ const consoleLogger: EventBusLogger = {
 
 export class PgEventBus implements EventBus {
   private readonly handlers = new Map<string, Set<Handler>>();
+  /** Handlers that take this instance's own events only (subscribe's `localOnly`). */
+  private readonly localOnly = new WeakSet<Handler>();
   private readonly gapHandlers = new Set<() => void>();
   private readonly origin = randomUUID();
   private client: pg.Client | null = null;
@@ -117,10 +119,12 @@ export class PgEventBus implements EventBus {
     }
   }
 
-  subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe {
+  subscribe<T>(topic: string, handler: (payload: T) => void, options: SubscribeOptions = {}): Unsubscribe {
     const set = this.handlers.get(topic) ?? new Set<Handler>();
     this.handlers.set(topic, set);
-    const h = handler as Handler;
+    // A wrapper of its own per subscription: one function may be subscribed twice, once local only.
+    const h: Handler = (payload) => handler(payload as T);
+    if (options.localOnly) this.localOnly.add(h);
     set.add(h);
     return () => {
       set.delete(h);
@@ -173,11 +177,12 @@ export class PgEventBus implements EventBus {
       this.logger.warn({ err, channel: this.channel }, 'ignored a NOTIFY payload that is not JSON');
       return;
     }
-    if (envelope.o !== this.origin && typeof envelope.t === 'string') this.deliver(envelope);
+    if (envelope.o !== this.origin && typeof envelope.t === 'string') this.deliver(envelope, true);
   }
 
-  private deliver(envelope: Envelope): void {
+  private deliver(envelope: Envelope, remote = false): void {
     for (const handler of [...(this.handlers.get(envelope.t) ?? [])]) {
+      if (remote && this.localOnly.has(handler)) continue;
       try {
         handler(envelope.p);
       } catch (err) {

@@ -4,9 +4,14 @@
  */
 export type Unsubscribe = () => void;
 
+export interface SubscribeOptions {
+  /** Only events published on this instance (the turn runner: a turn requested elsewhere is run there). */
+  readonly localOnly?: boolean;
+}
+
 export interface EventBus {
   publish<T>(topic: string, payload: T): Promise<void>;
-  subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe;
+  subscribe<T>(topic: string, handler: (payload: T) => void, options?: SubscribeOptions): Unsubscribe;
   /**
    * Called when events from other instances may have been lost (e.g. after a reconnect), so that
    * caches kept coherent by events can drop what they hold.
