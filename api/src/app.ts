@@ -82,6 +82,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     scriptRunner,
     clientToolStore: new TypeOrmClientToolStore(database.dataSource),
     clientToolTimeoutMs: config.clientToolTimeoutMs,
+    turnSlots: config.turnSlots,
     scriptCpuTimeoutMs: config.scriptTimeoutMs,
     identityStore: new TypeOrmIdentityStore(database.dataSource),
     documentStore: new TypeOrmDocumentStore(database.dataSource),

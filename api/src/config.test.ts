@@ -34,5 +34,13 @@ describe('limit settings', () => {
     expect(() => loadConfig({ VANCE_DEV_ERRORS: 'yes please' })).toThrow(/VANCE_DEV_ERRORS/);
     expect(() => loadConfig({ VANCE_RATE_MUTATIONS_PER_TOKEN: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ VANCE_MAX_REQUEST_BYTES: '4096', VANCE_MAX_DOCUMENT_BYTES: '8192' })).toThrow(/at least VANCE_MAX_DOCUMENT_BYTES/);
+    expect(() => loadConfig({ VANCE_TURN_SLOTS: '4', VANCE_TURN_SLOTS_PER_TENANT: '5' })).toThrow(/VANCE_TURN_SLOTS_PER_TENANT/);
+    expect(() => loadConfig({ VANCE_TURN_SLOTS: '0' })).toThrow(/VANCE_TURN_SLOTS/);
+  });
+
+  it('gives one tenant half of the turn slots unless told otherwise (issue 14)', () => {
+    expect(loadConfig({}).turnSlots).toEqual({ total: 64, perTenant: 32 });
+    expect(loadConfig({ VANCE_TURN_SLOTS: '1' }).turnSlots).toEqual({ total: 1, perTenant: 1 });
+    expect(loadConfig({ VANCE_TURN_SLOTS: '10', VANCE_TURN_SLOTS_PER_TENANT: '10' }).turnSlots).toEqual({ total: 10, perTenant: 10 });
   });
 });

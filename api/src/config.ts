@@ -13,6 +13,8 @@ export interface VanceConfig {
   readonly databaseUrl: string | null;
   /** PostgreSQL only: the schema to work in (created if missing); null → the connection's search_path. */
   readonly databaseSchema: string | null;
+  /** Turns running at once on this instance (VANCE_TURN_SLOTS) and of one tenant (VANCE_TURN_SLOTS_PER_TENANT). */
+  readonly turnSlots: { readonly total: number; readonly perTenant: number };
   readonly dataDir: string;
   /** A fixed token for the bootstrap `admin` user; unset → a random one, printed once. */
   readonly adminToken: string | null;
@@ -85,6 +87,14 @@ export class ConfigError extends Error {}
 /** The repository root: where schema.graphql and vance-defaults/ live. */
 export const REPO_ROOT = findRepoRoot(__dirname);
 
+/** Turns at once per instance, and per tenant (default half, so one tenant leaves the rest to others). */
+function turnSlotsSetting(env: NodeJS.ProcessEnv): { readonly total: number; readonly perTenant: number } {
+  const total = intSetting(env, 'VANCE_TURN_SLOTS', 64, 1, 100_000);
+  const perTenant = intSetting(env, 'VANCE_TURN_SLOTS_PER_TENANT', Math.max(1, Math.floor(total / 2)), 1, 100_000);
+  if (perTenant > total) throw new ConfigError(`VANCE_TURN_SLOTS_PER_TENANT (${perTenant}) must not exceed VANCE_TURN_SLOTS (${total})`);
+  return Object.freeze({ total, perTenant });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
   const maxDocumentBytes = intSetting(env, 'VANCE_MAX_DOCUMENT_BYTES', 1024 * 1024, 1);
   const adminToken = env.VANCE_ADMIN_TOKEN?.trim() || null;
@@ -126,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     }),
     clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
     turnSweepMs: intSetting(env, 'VANCE_TURN_SWEEP_MS', 1_000, 100, 3_600_000),
+    turnSlots: turnSlotsSetting(env),
     laneLeaseMs: intSetting(env, 'VANCE_LANE_LEASE_MS', 10_000, 200, 3_600_000),
     scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),

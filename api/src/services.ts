@@ -29,6 +29,7 @@ import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
 import { arthurEngine, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
+import { TurnSlots } from './domain/turns/turn-slots';
 import { TurnRunner, TurnService, type TurnStore } from './domain/turns';
 import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
@@ -100,6 +101,8 @@ export interface ServiceAdapters {
   readonly clientToolStore: ClientToolStore;
   /** How long a turn waits for a client tool's answer (ms). */
   readonly clientToolTimeoutMs?: number;
+  /** Turns running at once on this instance, and of one tenant (issue 14). */
+  readonly turnSlots?: { readonly total: number; readonly perTenant: number };
   /** Limit on a script's or guard's own running time (ms); the wall clock allows for the tools and models it waits on. */
   readonly scriptCpuTimeoutMs?: number;
 }
@@ -146,6 +149,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const workspace = workspaceBinding(builtinTools);
   const clientTools = new ClientToolService({
     store: adapters.clientToolStore, sessions: adapters.processStore, bus: adapters.bus,
+    ...(adapters.onTurnError ? { onLost: adapters.onTurnError } : {}),
     ...(adapters.clientToolTimeoutMs ? { timeoutMs: adapters.clientToolTimeoutMs } : {}),
   });
   const runner = adapters.scriptRunner;
@@ -194,6 +198,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
     clientTools,
     guards,
+    ...(adapters.turnSlots ? { slots: new TurnSlots(adapters.turnSlots.total, adapters.turnSlots.perTenant) } : {}),
   });
   const triggerBench = new SkillTriggerBench({
     scope: (principal, project) => targets.scope(principal, project),

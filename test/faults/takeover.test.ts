@@ -1,20 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../api/src/persistence';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { testDatabases } from '../support/databases';
-import { ADMIN_TOKEN, codeOf, collect, eventually, startTestVance, type GraphQLResult, type TestVance } from '../graphql/harness';
+import { ADMIN_TOKEN, codeOf, collect, eventually, startTestVance, type TestVance } from '../graphql/harness';
+import { gqlAt, startChild, type Child } from './child-vance';
 
 // Issue 14, item 5: an instance dies (kill -9) while its turn waits on a client tool. Another
 // instance, already running, takes the lane over once the dead one's lease expires — no restart —
 // interrupts the turn, and answers the interrupted input before a message sent after the death
 // (before: the turn stayed RUNNING until some instance restarted, and the later message was
 // answered first). The dead turn's client call is closed, not redelivered.
-const ROOT = path.resolve(__dirname, '../..');
 const postgres = testDatabases().filter((d) => d.name === 'postgres');
 // Long enough that a loaded machine does not miss three heartbeats of the live child (a false takeover).
 const LEASE_MS = 3_000;
@@ -23,40 +20,6 @@ if (postgres.length === 0) {
   describe('takeover of a dead instance', () => {
     it.skip('needs TEST_DATABASE_URL (PostgreSQL)', () => {});
   });
-}
-
-interface Child { child: ChildProcess; url: string }
-
-/** A real Vance process on the test's schema, to be killed. */
-function startChild(db: Database): Promise<Child> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'api/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH, DATABASE_URL: db.connectionString, VANCE_DATABASE_SCHEMA: db.schema, VANCE_ADMIN_TOKEN: ADMIN_TOKEN,
-      PORT: '0', LOG_LEVEL: 'info', VANCE_LANE_LEASE_MS: String(LEASE_MS), VANCE_TURN_SWEEP_MS: '3600000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the child Vance exited early with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'Vance is listening') resolve({ child, url: entry.url! });
-      } catch {
-        /* not a log line */
-      }
-    });
-  });
-}
-
-async function gqlAt(url: string, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResult<any>> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as GraphQLResult<any>;
 }
 
 describe.each(postgres)('takeover of a dead instance ($name)', (driver) => {
@@ -76,7 +39,7 @@ describe.each(postgres)('takeover of a dead instance ($name)', (driver) => {
   });
 
   it('a live instance takes over the turn of an instance killed mid-turn, in chat order, and closes its client call', async () => {
-    b = await startChild(db);
+    b = await startChild(db, { VANCE_LANE_LEASE_MS: String(LEASE_MS) });
     const B = b.url;
     expect((await gqlAt(B, `mutation { createProject(name: "takeover") { id } }`)).errors).toBeUndefined();
     await gqlAt(B, `mutation P($c: String!) { putDocument(layer: VANCE, path: "_vance/recipes/plain.yaml", content: $c) { version } }`, {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../api/src/persistence';
 import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
+import { CLIENT_TOOL_CALLS_TOPIC, CLIENT_TOOL_RESULTS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
 import { testDatabases } from '../support/databases';
 import { collect, eventually, startTestVance, type TestVance } from './harness';
 
@@ -13,7 +14,7 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
   let t: TestVance;
   beforeAll(async () => {
     db = await driver.open();
-    t = await startTestVance(db, { VANCE_TURN_SWEEP_MS: '100' });
+    t = await startTestVance(db, { VANCE_TURN_SWEEP_MS: '100', VANCE_CLIENT_TOOL_TIMEOUT_MS: '600000' });
     await t.gql(`mutation { createProject(name: "sweep") { id } }`);
     await t.gql(`mutation P($c: String!) { putDocument(layer: VANCE, path: "_vance/recipes/plain.yaml", content: $c) { version } }`, {
       c: 'description: Plain\nengine: ford\nparams:\n  validation: false\n',
@@ -70,5 +71,33 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
     expect(await turnsOf(id)).toEqual(['FINISHED']);
     const log = (await t.gql(`query L($id: ID!) { messages(processId: $id) { role content } }`, { id })).data!.messages as { role: string; content: string }[];
     expect(log.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hello through a blip']);
+  });
+
+  it('answers submitClientToolResult as done when its notice cannot be published, and the waiting turn still gets the answer', async () => {
+    const spawned = (await t.gql(`mutation { spawnProcess(input: { project: "sweep", recipe: "plain", session: "laptop" }) { id session { id } } }`)).data!.spawnProcess;
+    const id = spawned.id as string;
+    const s = spawned.session.id as string;
+    const calls = await t.bus.listening(CLIENT_TOOL_CALLS_TOPIC, () => collect<{ clientToolCalls: { callId: string } }>(t.ws(), `subscription C($s: ID!) { clientToolCalls(sessionId: $s) { callId } }`, { s }));
+    await t.gql(`mutation R($s: ID!) { registerClientTools(sessionId: $s, tools: [{ name: "local_echo" }]) { tools { name } } }`, { s });
+    await finished(id, async () => {
+      await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "call local_echo {\\"text\\": \\"hi\\"}") { id } }`, { id });
+      const call = (await calls.next(60_000)).data!.clientToolCalls;
+      const bus = t.vance.services.bus;
+      const publish = bus.publish.bind(bus);
+      bus.publish = async <T>(topic: string, payload: T) => {
+        if (topic === CLIENT_TOOL_RESULTS_TOPIC) throw new Error('the event bus is down');
+        return publish(topic, payload);
+      };
+      try {
+        const answered = await t.gql(`mutation S($s: ID!, $c: ID!) { submitClientToolResult(sessionId: $s, callId: $c, result: "echoed") }`, { s, c: call.callId });
+        // Before issue 14: INTERNAL_SERVER_ERROR for an answer that was stored, and the turn waited out its timeout (here 10 min).
+        expect(answered.errors).toBeUndefined();
+        expect(answered.data!.submitClientToolResult).toBe(true);
+      } finally {
+        bus.publish = publish;
+      }
+    });
+    expect(await turnsOf(id)).toEqual(['FINISHED']);
+    calls.stop();
   });
 });

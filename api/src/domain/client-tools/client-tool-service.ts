@@ -37,6 +37,14 @@ export interface ClientToolServiceDeps {
   readonly bus: EventBus;
   /** How long a turn waits for the client's answer. Default 30 s. */
   readonly timeoutMs?: number;
+  /**
+   * How often a waiting call also looks in the store for its answer (default 1 s): the notice that
+   * an answer came can be lost (a NOTIFY that failed after the answer committed), and the turn must
+   * not then wait until its timeout.
+   */
+  readonly recheckMs?: number;
+  /** Told of a notice that could not be published after its write committed. */
+  readonly onLost?: (err: unknown, context: string) => void;
 }
 
 export interface ClientToolInput {
@@ -142,6 +150,10 @@ export class ClientToolService {
     this.waiting.set(call.callId, wake);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const recheck = setInterval(() => {
+      store.findCall(call.tenantId, call.callId).then((c) => (c?.answer ? wake() : undefined), () => undefined);
+    }, this.deps.recheckMs ?? 1_000);
+    recheck.unref();
     try {
       await bus.publish<CallNotice>(CLIENT_TOOL_CALLS_TOPIC, { tenantId: call.tenantId, sessionId: call.sessionId, callId: call.callId });
       const first = await Promise.race([answered.then(() => 'answered' as const), timedOut]);
@@ -152,6 +164,7 @@ export class ClientToolService {
       return stored?.answer ? outcome(request.tool, stored.answer) : fail(`The answer of the client to '${request.tool}' was lost.`);
     } finally {
       clearTimeout(timer);
+      clearInterval(recheck);
       this.waiting.delete(call.callId);
     }
   }
@@ -169,7 +182,10 @@ export class ClientToolService {
     if (!(await this.deps.store.answerCall(tenantId, callId, answer))) {
       throw new ClientToolCallError('CLIENT_TOOL_CALL_CLOSED', 'CONFLICT', `Client tool call '${callId}' was already answered, has expired, or its turn no longer runs.`);
     }
-    await this.deps.bus.publish<ResultNotice>(CLIENT_TOOL_RESULTS_TOPIC, { tenantId, callId });
+    // Committed: the answer is not reported as failed because its notice was not published (issue 14);
+    // the waiting turn finds it in the store at its next recheck.
+    await this.deps.bus.publish<ResultNotice>(CLIENT_TOOL_RESULTS_TOPIC, { tenantId, callId })
+      .catch((err: unknown) => this.deps.onLost?.(err, `answer notice of client tool call ${callId} not published`));
     return true;
   }
 

@@ -28,6 +28,7 @@ import type { Turn } from './turn';
 import { TextBatcher, TurnEventSink } from './turn-event-sink';
 import type { TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
+import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
@@ -64,6 +65,8 @@ export interface TurnRunnerDeps {
   };
   /** Completion guards (seed 004 §6d). */
   readonly guards?: GuardRunner;
+  /** Turns at once on this instance, with a per-tenant share (issue 14); unbounded without. */
+  readonly slots?: TurnSlots;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 8;
@@ -117,6 +120,11 @@ export class TurnRunner {
     }
   }
 
+  /** Turn slots in use and turns waiting for one, when slots are set (diagnostics, tests). */
+  get slotUsage(): TurnSlots['usage'] | null {
+    return this.deps.slots?.usage ?? null;
+  }
+
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
@@ -152,7 +160,9 @@ export class TurnRunner {
 
   /** Queues a turn on the process lane (a no-op turn when the inbox is empty by then). */
   schedule(tenantId: string, processId: string): Promise<void> {
-    return this.track(processId, this.deps.processes.deps.lane.run(processId, () => this.runOnLane(tenantId, processId))
+    // The slot first: a turn waiting for one holds no lane, lease or connection.
+    const slot = this.deps.slots ? this.deps.slots.acquire(tenantId) : Promise.resolve(() => undefined);
+    return this.track(processId, slot.then((release) => this.deps.processes.deps.lane.run(processId, () => this.runOnLane(tenantId, processId)).finally(release))
       .then((done) => (done ? this.reportToParent(done.process, done.result) : undefined))
       .catch((err: unknown) => this.deps.onError?.(err, `turn of process ${processId}`)));
   }
