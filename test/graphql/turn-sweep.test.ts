@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../api/src/persistence';
+import type { TurnStore } from '../../api/src/domain/turns/turn-store';
 import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { CLIENT_TOOL_CALLS_TOPIC, CLIENT_TOOL_RESULTS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
@@ -99,5 +100,40 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
     });
     expect(await turnsOf(id)).toEqual(['FINISHED']);
     calls.stop();
+  });
+
+  it('fails a turn whose streamed text could not be stored, with its input back, instead of finishing with a gap', async () => {
+    const id = await spawn();
+    const store = (t.vance.services.turns as unknown as { deps: { store: TurnStore } }).deps.store;
+    const append = store.appendEvents.bind(store);
+    let failed = 0;
+    store.appendEvents = async (tenantId, processId, turnId, events) => {
+      if (processId === id && failed === 0 && events.some((e) => e.type === 'TextDelta')) {
+        failed++;
+        throw new Error('connection terminated (a database blip)');
+      }
+      return append(tenantId, processId, turnId, events);
+    };
+    try {
+      const events = await t.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; payload: any } }>(t.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`, { id }));
+      await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "hello over a blip") { id } }`, { id });
+      const seen: string[] = [];
+      for (;;) {
+        const e = (await events.next(30_000)).data!.turnEvents;
+        seen.push(e.type);
+        if (e.type === 'TurnFailed' || e.type === 'TurnFinished') break;
+      }
+      events.stop();
+      // Before: TurnFinished, and a stored reply shorter than the streamed one.
+      expect(seen.at(-1), seen.join(' ')).toBe('TurnFailed');
+      expect(seen).not.toContain('TextDelta');
+    } finally {
+      store.appendEvents = append;
+    }
+    expect(failed).toBe(1);
+    expect(await turnsOf(id)).toEqual(['FAILED']);
+    const after = (await t.gql(`query P($id: ID!) { process(id: $id) { pending { content } } messages(processId: $id) { role } }`, { id })).data!;
+    expect(after.process.pending).toEqual([{ content: 'hello over a blip' }]);
+    expect(after.messages.filter((m: { role: string }) => m.role === 'assistant')).toEqual([]);
   });
 });

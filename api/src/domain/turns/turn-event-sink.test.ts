@@ -34,6 +34,23 @@ describe('TextBatcher', () => {
   });
 });
 
+describe('TextBatcher when a chunk cannot be stored (issue 14)', () => {
+  it('fails the flush with the first error and emits nothing after it, so no gap reaches the log', async () => {
+    const out: string[] = [];
+    let calls = 0;
+    const batcher = new TextBatcher(async (t) => {
+      if (++calls === 2) throw new Error('connection terminated');
+      out.push(t);
+    }, 3);
+    batcher.push('one');
+    batcher.push('two');
+    batcher.push('six');
+    await expect(batcher.flush()).rejects.toThrow('connection terminated');
+    expect(out).toEqual(['one']); // 'six' would have left a hole where 'two' was
+    await expect(batcher.flush()).rejects.toThrow('connection terminated');
+  });
+});
+
 describe('envelopeOf', () => {
   it('leaves out a payload too large for a notification', () => {
     const base = { id: '1', tenantId: 't', processId: 'p', turnId: 'u', type: 'PromptComposed' as const, at: 'now' };

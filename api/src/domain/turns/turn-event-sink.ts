@@ -52,6 +52,8 @@ export class TextBatcher {
   private held = '';
   private timer: NodeJS.Timeout | null = null;
   private pending: Promise<unknown> = Promise.resolve();
+  /** The first chunk that could not be stored: later ones are dropped and `flush` throws it. */
+  private failure: { readonly error: unknown } | null = null;
 
   constructor(
     private readonly emit: (text: string) => Promise<unknown>,
@@ -66,9 +68,15 @@ export class TextBatcher {
     else this.timer ??= setTimeout(() => this.release(), this.maxDelayMs);
   }
 
+  /**
+   * Emits what is held and waits for every chunk. A chunk that could not be stored fails the flush
+   * (issue 14): the turn then fails, instead of finishing with text its stream showed but its log
+   * lacks (73,167 characters stored against 72,303 streamed after a database blip).
+   */
   async flush(): Promise<void> {
     this.release(true);
     await this.pending;
+    if (this.failure) throw this.failure.error;
   }
 
   private release(final = false): void {
@@ -80,6 +88,8 @@ export class TextBatcher {
     const text = this.held.slice(0, this.held.length - split);
     this.held = this.held.slice(this.held.length - split);
     if (text === '') return;
-    this.pending = this.pending.then(() => this.emit(text)).catch(() => undefined);
+    this.pending = this.pending.then(() => (this.failure ? undefined : this.emit(text))).catch((error: unknown) => {
+      this.failure ??= { error };
+    });
   }
 }
