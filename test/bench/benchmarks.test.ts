@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBench as abuse } from './abuse';
 import type { Bench } from './harness';
+import { runJobEngines } from './job-engines';
 import { runBench as run } from './run';
 import { runBench as scaleOut } from './scale-out';
 import { runBench as scripts } from './scripts';
@@ -36,5 +37,17 @@ describe('benchmarks in their tiny configuration', () => {
       expect(Number.isFinite(ratio) && ratio > 0, `${table} / ${name}: ${ratio}`).toBe(true);
     }
     expect(lines.some((line) => line.startsWith('| '))).toBe(true); // a markdown table was printed
+  }, 180_000);
+
+  // The job-engine comparison needs PostgreSQL; tiny runs the lease lane only (its engines' takeover takes minutes).
+  it.skipIf(!process.env.TEST_DATABASE_URL)('job-engines completes, and the lease lane never runs two jobs of one key at once', async () => {
+    const lines: string[] = [];
+    const { rows, overlaps } = await runJobEngines({ tiny: true, print: (line) => lines.push(line) });
+    expect([...new Set(rows.map((r) => r.table))].sort()).toEqual(['Job engines: jobs/s ÷ lease, 1 worker', 'Job engines: jobs/s ÷ same candidate, 1 worker', 'Job engines: takeover ÷ lease'].sort());
+    for (const { table, name, ratio } of rows) {
+      expect(Number.isFinite(ratio) && ratio > 0, `${table} / ${name}: ${ratio}`).toBe(true);
+    }
+    expect(overlaps.lease).toBe(0);
+    expect(lines.some((line) => line.startsWith('| lease |'))).toBe(true);
   }, 180_000);
 });
