@@ -8,5 +8,6 @@ import { Turns1764700000000 } from './1764700000000-Turns';
 import { Sandbox1764800000000 } from './1764800000000-Sandbox';
 import { Activation1764900000000 } from './1764900000000-Activation';
 import { LaneLeases1765000000000 } from './1765000000000-LaneLeases';
+import { CommittedEvents1765100000000 } from './1765100000000-CommittedEvents';
 
-export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000, Sandbox1764800000000, Activation1764900000000, LaneLeases1765000000000];
+export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000, Sandbox1764800000000, Activation1764900000000, LaneLeases1765000000000, CommittedEvents1765100000000];

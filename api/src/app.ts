@@ -11,7 +11,7 @@ import { NunjucksTemplateEngine, type TemplateLimits } from './templates';
 import { createDocumentValidator } from './validation/document-validators';
 import { LARGE_DOCUMENT_MIN_CHARS, LARGE_JSON_MIN_CHARS, ValidationPool } from './validation/validation-pool';
 import {
-  laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
+  inProcessNotifier, isConnectionLoss, laneLockFor, openDatabase, PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmSettingsStore, TypeOrmTurnStore, TypeOrmClientToolStore,
   type Database,
 } from './persistence';
 import { createServices, type Services } from './services';
@@ -65,6 +65,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   const bus: EventBus = database.driver === 'postgres' && database.connectionString
     ? await PgEventBus.connect(database.connectionString, database.schema, { logger: logger.child({ component: 'event-bus' }) })
     : new InProcessEventBus();
+  // Events are announced by the statements that store them (issue 14); this instance hears them after the commit.
+  const notifier = bus instanceof PgEventBus ? bus : inProcessNotifier(bus as InProcessEventBus, (err) => logger.warn({ err }, 'an event subscriber failed'));
   const resources = await loadResourceLayer(config.defaultsDir);
   const templates = new NunjucksTemplateEngine(options.templateLimits ? { limits: options.templateLimits } : {});
   // The template isolate boots now, not inside the first turn (a synchronous ~30 ms that every request would wait behind).
@@ -85,11 +87,13 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     turnSlots: config.turnSlots,
     scriptCpuTimeoutMs: config.scriptTimeoutMs,
     identityStore: new TypeOrmIdentityStore(database.dataSource),
-    documentStore: new TypeOrmDocumentStore(database.dataSource),
+    documentStore: new TypeOrmDocumentStore(database.dataSource, notifier),
     settingsStore: new TypeOrmSettingsStore(database.dataSource),
-    processStore: new TypeOrmProcessStore(database.dataSource),
+    processStore: new TypeOrmProcessStore(database.dataSource, notifier),
     laneLock: laneLockFor(database, { leaseMs: config.laneLeaseMs }),
-    turnStore: new TypeOrmTurnStore(database.dataSource),
+    turnStore: new TypeOrmTurnStore(database.dataSource, notifier),
+    turnRetry: config.turnRetry,
+    isTransientError: isConnectionLoss,
     // Call warnings (an unsupported setting, a key withheld from an inner layer's endpoint) go to the log.
     modelProvider: options.modelProvider ?? new ProviderRegistry({
       aiSdk: { onWarnings: (provider, model, warnings) => logger.warn({ provider, model, warnings }, `model call warnings (${provider})`) },

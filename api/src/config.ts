@@ -39,6 +39,8 @@ export interface VanceConfig {
   readonly turnSweepMs: number;
   /** How long a process lane's lease lasts without a heartbeat (PostgreSQL): a dead instance's turns are taken over after it. */
   readonly laneLeaseMs: number;
+  /** A failed turn's retry (issue 14): the first backoff (doubling per attempt), and the failures in a row after which a message is marked failed. */
+  readonly turnRetry: { readonly baseDelayMs: number; readonly maxDelayMs: number; readonly maxAttempts: number };
   /** Time limit of one skill-script run in the sandbox. */
   readonly scriptTimeoutMs: number;
   /** Memory limit of one sandbox isolate. */
@@ -138,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     turnSweepMs: intSetting(env, 'VANCE_TURN_SWEEP_MS', 1_000, 100, 3_600_000),
     turnSlots: turnSlotsSetting(env),
     laneLeaseMs: intSetting(env, 'VANCE_LANE_LEASE_MS', 10_000, 200, 3_600_000),
+    turnRetry: Object.freeze({
+      baseDelayMs: intSetting(env, 'VANCE_TURN_RETRY_MS', 1_000, 10, 3_600_000),
+      maxDelayMs: 60_000,
+      maxAttempts: intSetting(env, 'VANCE_TURN_MAX_ATTEMPTS', 3, 1, 100),
+    }),
     scriptTimeoutMs: intSetting(env, 'VANCE_SCRIPT_TIMEOUT_MS', 5_000, 10, 600_000),
     scriptMemoryMb: intSetting(env, 'VANCE_SCRIPT_MEMORY_MB', 32, 8, 1024),
     scriptMaxHostCalls: intSetting(env, 'VANCE_SCRIPT_MAX_HOST_CALLS', 10_000, 1, 10_000_000),

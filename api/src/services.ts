@@ -31,6 +31,7 @@ import { arthurEngine, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
 import { TurnRunner, TurnService, type TurnStore } from './domain/turns';
+import type { RetryPolicy } from './domain/turns/turn-retry';
 import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
 import type { ServerTool } from './domain/tools/server-tool';
@@ -103,6 +104,10 @@ export interface ServiceAdapters {
   readonly clientToolTimeoutMs?: number;
   /** Turns running at once on this instance, and of one tenant (issue 14). */
   readonly turnSlots?: { readonly total: number; readonly perTenant: number };
+  /** A failed turn's retries (issue 14); DEFAULT_RETRY_POLICY without. */
+  readonly turnRetry?: RetryPolicy;
+  /** Failures that are not a message's fault (a lost database connection): retried, not counted. */
+  readonly isTransientError?: (err: unknown) => boolean;
   /** Limit on a script's or guard's own running time (ms); the wall clock allows for the tools and models it waits on. */
   readonly scriptCpuTimeoutMs?: number;
 }
@@ -115,7 +120,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const { templates } = adapters;
   const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking));
   const documents = new DocumentService({
-    targets, cascade, cache, validator, store: adapters.documentStore, bus: adapters.bus, maxDocumentBytes: adapters.maxDocumentBytes,
+    targets, cascade, cache, validator, store: adapters.documentStore, maxDocumentBytes: adapters.maxDocumentBytes,
   });
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
   const tools = builtinToolCatalog();
@@ -139,7 +144,8 @@ export function createServices(adapters: ServiceAdapters): Services {
   const processes = new ProcessService({
     store: adapters.processStore,
     lane: new ProcessLane(adapters.laneLock),
-    events: new ProcessEvents(adapters.bus, adapters.onTurnError),
+    events: new ProcessEvents(adapters.processStore, adapters.onTurnError),
+    bus: adapters.bus,
     spawner: new ProcessSpawner({ store: adapters.processStore, recipes: recipeResolver, skills }),
     identity,
     targets,
@@ -199,6 +205,8 @@ export function createServices(adapters: ServiceAdapters): Services {
     clientTools,
     guards,
     ...(adapters.turnSlots ? { slots: new TurnSlots(adapters.turnSlots.total, adapters.turnSlots.perTenant) } : {}),
+    ...(adapters.turnRetry ? { retry: adapters.turnRetry } : {}),
+    ...(adapters.isTransientError ? { isTransient: adapters.isTransientError } : {}),
   });
   const triggerBench = new SkillTriggerBench({
     scope: (principal, project) => targets.scope(principal, project),

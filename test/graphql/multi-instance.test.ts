@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
 import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
@@ -87,6 +88,18 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
       const SUB = `subscription E($id: ID!) { turnEvents(processId: $id) { id type } }`;
       const onA = await a.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { id: string; type: string } }>(a.ws(), SUB, { id }));
       const onC = await c.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { id: string; type: string } }>(c.ws(), SUB, { id }));
+      // Process events too are stored and re-read after the gap (issue 14, item 3).
+      const PSUB = `subscription P($id: ID!) { processEvents(processId: $id) { id type } }`;
+      const procOnA = await a.bus.listening(PROCESS_EVENTS_TOPIC, () => collect<{ processEvents: { id: string; type: string } }>(a.ws(), PSUB, { id }));
+      const procOnC = await c.bus.listening(PROCESS_EVENTS_TOPIC, () => collect<{ processEvents: { id: string; type: string } }>(c.ws(), PSUB, { id }));
+      const readProcess = async (sub: typeof procOnA): Promise<string[]> => {
+        const seen: string[] = [];
+        for (;;) {
+          const e = (await sub.next(30_000)).data!.processEvents;
+          seen.push(`${e.id}:${e.type}`);
+          if (e.type === 'TURN_SCHEDULED') return seen;
+        }
+      };
       const bus = c.vance.services.bus as PgEventBus;
       const pid = bus.listenerPid;
       expect(pid).not.toBeNull();
@@ -112,10 +125,18 @@ describe.each(postgres)('two instances on one database ($name)', (driver) => {
       expect(expected.length).toBeGreaterThan(2);
       // Before issue 14, C's subscriber got nothing of this turn, with no error (0 of 6 in the report).
       expect(await read(onC)).toEqual(expected);
+      const processExpected = await readProcess(procOnA);
+      expect(processExpected.map((e) => e.split(':')[1])).toEqual(['MESSAGE_QUEUED', 'TURN_SCHEDULED']);
+      expect(await readProcess(procOnC)).toEqual(processExpected);
       await eventually(() => bus.listenerPid !== null && bus.listenerPid !== pid);
       // And nothing twice: the next turn's events follow directly.
       await a.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "and after it") { id } }`, { id });
       expect(await read(onC)).toEqual(await read(onA));
+      expect(await readProcess(procOnC)).toEqual(await readProcess(procOnA));
+      // A late subscriber resumes after an event id it saw: the stored events after it, then live ones.
+      const resumed = await c.bus.listening(PROCESS_EVENTS_TOPIC, () =>
+        collect<{ processEvents: { id: string; type: string } }>(c.ws(), `subscription P($id: ID!, $after: ID) { processEvents(processId: $id, afterEventId: $after) { id type } }`, { id, after: processExpected[0]!.split(':')[0] }));
+      expect(await readProcess(resumed)).toEqual(processExpected.slice(1));
     } finally {
       await c.close();
       await dbC.close();

@@ -79,6 +79,27 @@ describe.each(testDatabases())('processes and skill activation over GraphQL ($na
     expect((await events.next()).data?.processEvents).toEqual({ type: 'SKILL_REFUSED', skill: 'c1', reason: "Skill 'c1' is not allowed by recipe 'guarded'" });
   });
 
+  it('stores process events: a subscriber resumes after an event id with the ones after it, then live ones (issue 14)', async () => {
+    const all = await t.bus.listening(PROCESS_EVENTS_TOPIC, () =>
+      collect<{ processEvents: { id: string; type: string } }>(t.ws(), `subscription E($id: ID!) { processEvents(processId: $id) { id type } }`, { id: guarded }));
+    await t.gql(ACTIVATE, { id: guarded, name: 'c1' });
+    await t.gql(ACTIVATE, { id: guarded, name: 'c2' });
+    const first = (await all.next()).data!.processEvents;
+    const second = (await all.next()).data!.processEvents;
+    expect([first.type, second.type]).toEqual(['SKILL_REFUSED', 'SKILL_REFUSED']);
+    expect(BigInt(second.id)).toBeGreaterThan(BigInt(first.id));
+    const resumed = await t.bus.listening(PROCESS_EVENTS_TOPIC, () =>
+      collect<{ processEvents: { id: string; type: string } }>(t.ws(), `subscription E($id: ID!, $after: ID) { processEvents(processId: $id, afterEventId: $after) { id type } }`, { id: guarded, after: first.id }));
+    expect((await resumed.next()).data!.processEvents).toEqual(second);
+    await t.gql(ACTIVATE, { id: guarded, name: 'c3' });
+    const live = (await resumed.next()).data!.processEvents;
+    expect(live.type).toBe('SKILL_REFUSED');
+    expect(BigInt(live.id)).toBeGreaterThan(BigInt(second.id));
+    expect((await all.next()).data!.processEvents).toEqual(live);
+    all.stop();
+    resumed.stop();
+  });
+
   it('binds positional arguments, refuses a missing required one before anything runs, fires action once', async () => {
     const missing = await t.gql(ACTIVATE, { id: guarded, name: 'argy' });
     expect(codeOf(missing)).toBe('BAD_USER_INPUT');

@@ -45,14 +45,14 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
     expect((await t.gql(`query P($id: ID!) { process(id: $id) { pending { id } } }`, { id })).data!.process.pending).toEqual([]);
   });
 
-  it('answers sendMessage with its message when the events after the commit cannot be published, and the turn still runs once', async () => {
+  it('answers sendMessage with its message while the event bus cannot publish, and the turn still runs once: its events travel with its write', async () => {
     const id = await spawn();
     const bus = t.vance.services.bus;
     const publish = bus.publish.bind(bus);
-    const lost: string[] = [];
+    const tried: string[] = [];
     bus.publish = async <T>(topic: string, payload: T) => {
-      if (topic === PROCESS_EVENTS_TOPIC) {
-        lost.push((payload as { event: { type: string } }).event.type);
+      if (topic === PROCESS_EVENTS_TOPIC || topic === TURN_EVENTS_TOPIC) {
+        tried.push(topic);
         throw new Error('the event bus is down');
       }
       return publish(topic, payload);
@@ -67,7 +67,9 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
     } finally {
       bus.publish = publish;
     }
-    expect(lost).toContain('TURN_SCHEDULED');
+    // Before: the events were published after the commit, and a failed publish answered INTERNAL_SERVER_ERROR
+    // (later: it was logged and the sweep ran the turn). Now nothing publishes after a commit (issue 14).
+    expect(tried).toEqual([]);
     await eventually(async () => (await turnsOf(id)).length > 0);
     expect(await turnsOf(id)).toEqual(['FINISHED']);
     const log = (await t.gql(`query L($id: ID!) { messages(processId: $id) { role content } }`, { id })).data!.messages as { role: string; content: string }[];
@@ -131,9 +133,50 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
       store.appendEvents = append;
     }
     expect(failed).toBe(1);
-    expect(await turnsOf(id)).toEqual(['FAILED']);
-    const after = (await t.gql(`query P($id: ID!) { process(id: $id) { pending { content } } messages(processId: $id) { role } }`, { id })).data!;
-    expect(after.process.pending).toEqual([{ content: 'hello over a blip' }]);
-    expect(after.messages.filter((m: { role: string }) => m.role === 'assistant')).toEqual([]);
+    // Its input went back and a retry was scheduled (issue 14, item 6; before: it waited for the next
+    // message): the retry answers it, once.
+    await eventually(async () => (await turnsOf(id)).join() === 'FAILED,FINISHED');
+    const after = (await t.gql(`query P($id: ID!) { process(id: $id) { pending { content } } messages(processId: $id) { role content } }`, { id })).data!;
+    expect(after.process.pending).toEqual([]);
+    expect(after.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual(['hello over a blip']);
+    expect(after.messages.filter((m: { role: string }) => m.role === 'assistant')).toHaveLength(1);
+  });
+
+  it('retries a failed turn with backoff, marks a message that fails the same way three times as failed, and answers the next message', async () => {
+    const id = await spawn();
+    const provider = t.vance.services.turnRunner as unknown as { deps: { provider: { stream: (...args: any[]) => any } } };
+    const stream = provider.deps.provider.stream.bind(provider.deps.provider);
+    let poisonCalls = 0;
+    provider.deps.provider.stream = (request: { messages: { role: string; content: unknown }[] }, ...rest: unknown[]) => {
+      if (JSON.stringify(request.messages).includes('poison pill')) {
+        poisonCalls++;
+        throw new Error('the provider refused this message');
+      }
+      return stream(request, ...rest);
+    };
+    try {
+      const events = await t.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; payload: any } }>(t.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`, { id }));
+      await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "poison pill") { id } }`, { id });
+      const failures: any[] = [];
+      while (failures.length < 3) {
+        const e = (await events.next(60_000)).data!.turnEvents;
+        expect(e.type).not.toBe('TurnFinished');
+        if (e.type === 'TurnFailed') failures.push(e.payload);
+      }
+      // Two retries, each after its backoff (1 s, then 2 s), without another message; then it is given up.
+      expect(failures.map((f) => [f.code, f.retryInMs])).toEqual([['PROVIDER_ERROR', 1000], ['PROVIDER_ERROR', 2000], ['PROVIDER_ERROR', null]]);
+      expect(failures[2].failedMessages).toHaveLength(1);
+      expect(poisonCalls).toBe(3);
+      const pending = (await t.gql(`query P($id: ID!) { process(id: $id) { pending { content attempts failure failedAt } } }`, { id })).data!.process.pending;
+      expect(pending).toEqual([{ content: 'poison pill', attempts: 3, failure: expect.stringMatching(/^PROVIDER_ERROR: .*refused this message/), failedAt: expect.any(String) }]);
+      // The process is not blocked: the next message is answered, without the failed one.
+      await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "something else") { id } }`, { id });
+      for (;;) if ((await events.next(60_000)).data!.turnEvents.type === 'TurnFinished') break;
+      events.stop();
+      expect(poisonCalls).toBe(3);
+    } finally {
+      provider.deps.provider.stream = stream;
+    }
+    expect(await turnsOf(id)).toEqual(['FAILED', 'FAILED', 'FAILED', 'FINISHED']);
   });
 });

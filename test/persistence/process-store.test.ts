@@ -325,7 +325,7 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
 
     it('appends and lists pending messages in FIFO order', async () => {
       const first = await store.appendPending(acme, proc.id, { sender: 'USER', senderName: 'alice', content: 'hello' });
-      expect(first).toEqual({ id: expect.any(String), processId: proc.id, sender: 'USER', senderName: 'alice', content: 'hello', createdAt: expect.any(Date) });
+      expect(first).toEqual({ id: expect.any(String), processId: proc.id, sender: 'USER', senderName: 'alice', content: 'hello', createdAt: expect.any(Date), attempts: 0, failure: null, failedAt: null });
       await store.appendPending(acme, proc.id, { sender: 'SKILL', senderName: 'alice', content: 'skill prompt' });
       await store.appendPending(acme, other.id, { sender: 'GUARD', senderName: '_guard', content: 'elsewhere' });
       expect((await store.listPending(acme, proc.id)).map((m) => m.content)).toEqual(['hello', 'skill prompt']);
@@ -428,14 +428,14 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     expect(await usersKey()).toBe(1);
-    // LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
-    for (let i = 0; i < 4; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+    // CommittedEvents, LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
+    for (let i = 0; i < 5; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual([]);
     expect(await usersKey()).toBe(0);
     expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name))
-      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000']);
+      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000']);
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
   });
 });

@@ -62,7 +62,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).not.toBeNull();
     const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
     expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).toBeNull();
-    expect(begun.taken).toEqual([{ id: queued.id, seq: expect.stringMatching(/^\d+$/), sender: 'USER', senderName: 'alice', content: 'x', createdAt: queued.createdAt.toISOString() }]);
+    expect(begun.taken).toEqual([{ id: queued.id, seq: expect.stringMatching(/^\d+$/), sender: 'USER', senderName: 'alice', content: 'x', createdAt: queued.createdAt.toISOString(), attempts: 0, failure: null }]);
     expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FINISHED' })).toBe(true);
   });
 

@@ -42,6 +42,7 @@ export interface DocumentChangedModel {
 
 /** A process event flattened for GraphQL: the event's own fields plus where and when. */
 export type ProcessEventModel = import('../domain/processes/process-event').ProcessEvent & {
+  readonly id: string;
   readonly processId: string;
   readonly at: string;
 };

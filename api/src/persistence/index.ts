@@ -9,3 +9,5 @@ export { PgLeaseLock, laneLockFor, DEFAULT_LEASE_MS, type PgLeaseLockOptions } f
 export { LeaseLostError, laneFence, fenceTokenFor } from './lane-fence';
 export { TypeOrmTurnStore } from './typeorm-turn-store';
 export { TypeOrmClientToolStore } from './typeorm-client-tool-store';
+export { inProcessNotifier, type CommitNotifier } from './commit-notifier';
+export { isConnectionLoss } from './connection-loss';

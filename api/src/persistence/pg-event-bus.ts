@@ -20,6 +20,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { EventBus, SubscribeOptions, Unsubscribe } from '../domain/events/event-bus';
+import type { CommitNotifier } from './commit-notifier';
 import { isConnectionLoss } from './connection-loss';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (the default page size). */
@@ -66,12 +67,12 @@ const consoleLogger: EventBusLogger = {
   warn: (obj, msg) => console.warn(`[PgEventBus] ${msg ?? ''}`, obj),
 };
 
-export class PgEventBus implements EventBus {
+export class PgEventBus implements EventBus, CommitNotifier {
   private readonly handlers = new Map<string, Set<Handler>>();
   /** Handlers that take this instance's own events only (subscribe's `localOnly`). */
   private readonly localOnly = new WeakSet<Handler>();
   private readonly gapHandlers = new Set<() => void>();
-  private readonly origin = randomUUID();
+  readonly origin = randomUUID();
   private client: pg.Client | null = null;
   private readonly notifier: pg.Pool;
   private closed = false;
@@ -107,6 +108,12 @@ export class PgEventBus implements EventBus {
     if (bytes > MAX_NOTIFY_PAYLOAD_BYTES) throw new EventPayloadTooLargeError(topic, bytes);
     this.deliver(JSON.parse(message) as Envelope);
     await this.notify(message);
+  }
+
+  /** A committed event whose NOTIFY went out with its write (commit-notifier.ts): this instance's subscribers. */
+  deliverLocal(topic: string, payload: unknown): void {
+    if (this.closed) return;
+    this.deliver(JSON.parse(JSON.stringify({ t: topic, o: this.origin, p: payload })) as Envelope);
   }
 
   private async notify(message: string): Promise<void> {

@@ -3,14 +3,38 @@
  * upsert (or update) of the `documents` row plus its `document_versions` row in a data-modifying
  * CTE, so concurrent writers are serialised by the row lock and never lose an update, and a failed
  * expectedVersion check writes nothing. Every statement filters by tenant AND project.
+ *
+ * A write with `announce` NOTIFYs its DocumentChanged in the same statement (commit-notifier.ts,
+ * issue 14): the other instances hear of it exactly when it commits, and this instance's
+ * subscribers after the statement, so a committed write is never reported as failed by a publish
+ * after it, and a failed write announced nothing.
  */
 import type { DataSource } from 'typeorm';
 import type { DocumentRevision, StoredDocument } from '../domain/cascade/document';
-import type { DeleteDocumentCommand, DocumentStore, ProjectRef, PutDocumentCommand } from '../domain/cascade/document-store';
+import type { DeleteDocumentCommand, DocumentAnnouncement, DocumentStore, ProjectRef, PutDocumentCommand } from '../domain/cascade/document-store';
+import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../domain/events/document-changed';
+import { notifyCte, type CommitNotifier } from './commit-notifier';
 import { VersionConflictError } from '../domain/cascade/errors';
 import { NotFoundError } from '../domain/errors';
 import { translateDbError } from './translate-db-error';
 import { isUuid } from './uuid';
+
+/** Without a bus (store tests): writes are announced to nobody. */
+const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
+
+/**
+ * A write statement (ending in `SELECT … FROM up`) that also NOTIFYs the DocumentChanged of the row
+ * `up` wrote; `first` is the number of its last parameter, the four after it are channel, topic,
+ * origin and layer. The final SELECT gains `updated_at`, the event's time.
+ */
+function announcing(sql: string, first: number, change: DocumentChanged['change']): string {
+  const [channel, topic, origin, layer] = [1, 2, 3, 4].map((n) => `$${first + n}`) as [string, string, string, string];
+  const event = `jsonb_build_object('tenantId', tenant_id, 'projectId', project_id, 'layer', ${layer}::text, 'path', path, 'version', version,
+    'change', '${change}', 'author', updated_by, 'at', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+  const at = sql.lastIndexOf('SELECT ');
+  return `${sql.slice(0, at).trimEnd()}, ${notifyCte('sent', 'up', { channel, topic, origin }, event, event, 'id')}
+  ${sql.slice(at).replace(' FROM up', ', up.updated_at AS announced_at FROM up CROSS JOIN (SELECT count(*) FROM sent) n')}`;
+}
 
 interface DocumentRow {
   id: string;
@@ -85,7 +109,19 @@ const SOFT_DELETE = `
   SELECT version FROM up`;
 
 export class TypeOrmDocumentStore implements DocumentStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT) {}
+
+  /** The statement and its parameters, announcing when the command asks to; `deliver` tells this instance after it. */
+  private statement(sql: string, params: unknown[], change: DocumentChanged['change'], announce: DocumentAnnouncement | undefined) {
+    if (!announce) return { sql, params, deliver: () => {} };
+    return {
+      sql: announcing(sql, params.length, change),
+      params: [...params, this.notifier.channel, DOCUMENT_CHANGED_TOPIC, this.notifier.origin, announce.layer],
+      deliver: (ref: ProjectRef & { path: string; author: string | null }, version: number, at: Date) => this.notifier.deliverLocal(DOCUMENT_CHANGED_TOPIC, {
+        tenantId: ref.tenantId, projectId: ref.projectId, layer: announce.layer, path: ref.path, version, change, author: ref.author, at: new Date(at).toISOString(),
+      } satisfies DocumentChanged),
+    };
+  }
 
   async find(ref: ProjectRef, path: string): Promise<StoredDocument | null> {
     if (!validRef(ref)) return null;
@@ -112,12 +148,13 @@ export class TypeOrmDocumentStore implements DocumentStore {
     const { tenantId, projectId, path, content, author, expectedVersion } = command;
     if (!validRef(command)) throw new NotFoundError('Project', projectId);
     const conditional = expectedVersion !== undefined && expectedVersion > 0;
-    const rows = await this.write<DocumentRow>(
-      conditional ? UPDATE_AT_VERSION : UPSERT,
-      [tenantId, projectId, path, content, author, conditional ? expectedVersion : expectedVersion === undefined],
-      projectId,
-    );
-    if (rows[0]) return toDocument(rows[0]);
+    const write = this.statement(conditional ? UPDATE_AT_VERSION : UPSERT,
+      [tenantId, projectId, path, content, author, conditional ? expectedVersion : expectedVersion === undefined], 'PUT', command.announce);
+    const rows = await this.write<DocumentRow>(write.sql, write.params, projectId);
+    if (rows[0]) {
+      write.deliver(command, rows[0].version, rows[0].updated_at);
+      return toDocument(rows[0]);
+    }
     // Nothing was written. An unconditional upsert only fails when the path's row belongs to
     // another tenant, i.e. the project is not the caller's: "not found", never a hint (DESIGN §6).
     if (expectedVersion === undefined) throw new NotFoundError('Project', projectId);
@@ -127,12 +164,12 @@ export class TypeOrmDocumentStore implements DocumentStore {
   async delete(command: DeleteDocumentCommand): Promise<number | null> {
     const { tenantId, projectId, path, author, expectedVersion } = command;
     if (!validRef(command)) return null;
-    const rows = await this.write<{ version: number }>(
-      SOFT_DELETE,
-      [tenantId, projectId, path, author, expectedVersion ?? null],
-      projectId,
-    );
-    if (rows[0]) return rows[0].version;
+    const write = this.statement(SOFT_DELETE, [tenantId, projectId, path, author, expectedVersion ?? null], 'DELETE', command.announce);
+    const rows = await this.write<{ version: number; announced_at?: Date }>(write.sql, write.params, projectId);
+    if (rows[0]) {
+      write.deliver(command, rows[0].version, rows[0].announced_at ?? new Date());
+      return rows[0].version;
+    }
     const actual = await this.liveVersion(command, path);
     // Nothing live and nothing required to be live: a no-op, like the port says.
     if (expectedVersion === undefined || (expectedVersion === 0 && actual === null)) return null;

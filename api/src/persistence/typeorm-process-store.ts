@@ -9,6 +9,10 @@
  * than FOR UPDATE: it serialises writers of the row just the same, but does not block inserts into
  * `process_inbox`/`messages`, whose foreign-key checks take a KEY SHARE lock on the process.
  * Inside the transaction only `em` is used (PGlite has one session: STACK §4).
+ *
+ * Process events (issue 14) are stored in `process_events` and NOTIFYed by the statement that
+ * stores them (commit-notifier.ts): with the patch of `update`, in the statement of `queue`, or
+ * alone (`append`); this instance's subscribers get them after the commit.
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Layer } from '../domain/cascade/layer';
@@ -23,7 +27,10 @@ import type {
   Session,
   ToolAdjustments,
 } from '../domain/processes/process';
-import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore } from '../domain/processes/process-store';
+import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore, QueuingMessage } from '../domain/processes/process-store';
+import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from '../domain/processes/process-event';
+import { randomUUID } from 'node:crypto';
+import { notifyCte, type CommitNotifier } from './commit-notifier';
 import { GUARD_TRIGGERS, type PromptMode, type RecipeGuard } from '../domain/recipes/recipe';
 import { translateDbError } from './translate-db-error';
 import { escapeLike } from './typeorm-document-store';
@@ -77,6 +84,17 @@ interface PendingRow {
   sender_name: string;
   content: string;
   created_at: Date;
+  attempts: number;
+  failure: string | null;
+  failed_at: Date | null;
+}
+
+interface EventRow {
+  id: string;
+  tenant_id: string;
+  process_id: string;
+  event: ProcessEvent;
+  created_at: Date | string;
 }
 
 const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
@@ -86,7 +104,30 @@ const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, p
   prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
   recipe_guards, guard_rounds, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
 
-const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at';
+const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at, attempts, failure, failed_at';
+
+const EVENT_COLUMNS = 'id::text AS id, tenant_id, process_id, event, created_at';
+/** A process event as the other instances get it: the envelope, its event left out when too large. */
+const EVENT_SLIM = `jsonb_build_object('id', id::text, 'tenantId', tenant_id, 'processId', process_id,
+  'at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+const EVENT_FULL = `(${EVENT_SLIM} || jsonb_build_object('event', event))`;
+const DIGITS = /^\d{1,18}$/;
+
+/** Without a bus (store tests): events are stored and announced to nobody. */
+const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
+
+/**
+ * The CTEs `ev` (insert the events of jsonb array `$events`, in order, when `when` holds) and
+ * `sent` (their NOTIFYs); the statement must reference `sent`. `$events`, `$channel`… are
+ * placeholders given by the caller.
+ */
+function eventCtes(p: { tenant: string; process: string; events: string; channel: string; topic: string; origin: string; when?: string }): string {
+  return `ev AS (INSERT INTO process_events (tenant_id, process_id, type, event)
+      SELECT ${p.tenant}, ${p.process}, x.e->>'type', x.e FROM jsonb_array_elements(${p.events}::jsonb) WITH ORDINALITY AS x(e, n)
+      ${p.when ? `WHERE ${p.when}` : ''} ORDER BY x.n
+      RETURNING id, tenant_id, process_id, event, created_at),
+    ${notifyCte('sent', 'ev', { channel: p.channel, topic: p.topic, origin: p.origin }, EVENT_FULL, EVENT_SLIM, 'id')}`;
+}
 
 /**
  * Insert or find in ONE statement, race-free: a concurrent opener of the same name waits for the
@@ -110,7 +151,49 @@ const INSERT_PROCESS = `
   RETURNING ${PROCESS_COLUMNS}`;
 
 export class TypeOrmProcessStore implements ProcessStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT) {}
+
+  private get notifyParams(): unknown[] {
+    return [this.notifier.channel, PROCESS_EVENTS_TOPIC, this.notifier.origin];
+  }
+
+  /** After the commit: this instance's subscribers (the others got the statement's NOTIFY). */
+  private deliver(events: readonly StoredProcessEvent[]): void {
+    for (const event of events) this.notifier.deliverLocal(PROCESS_EVENTS_TOPIC, envelopeOf(event));
+  }
+
+  async append(tenantId: string, processId: string, events: readonly ProcessEvent[]): Promise<StoredProcessEvent[]> {
+    if (events.length === 0) return [];
+    if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
+    const stored = await appendEvents(this.dataSource, tenantId, processId, events, this.notifyParams);
+    this.deliver(stored);
+    return stored;
+  }
+
+  async listEvents(tenantId: string, processId: string, afterEventId: string | null, limit = 10_000): Promise<StoredProcessEvent[]> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return [];
+    const after = afterEventId !== null && DIGITS.test(afterEventId) ? afterEventId : '0';
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS} FROM process_events WHERE tenant_id = $1 AND process_id = $2 AND process_events.id > $3::bigint
+       ORDER BY process_events.id LIMIT $4`,
+      [tenantId, processId, after, limit],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  async latestEventId(tenantId: string, processId: string): Promise<string | null> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return null;
+    const rows: { id: string | null }[] = await this.dataSource.query(
+      `SELECT max(id)::text AS id FROM process_events WHERE tenant_id = $1 AND process_id = $2`, [tenantId, processId]);
+    return rows[0]?.id ?? null;
+  }
+
+  async findEvent(tenantId: string, eventId: string): Promise<StoredProcessEvent | null> {
+    if (!isUuid(tenantId) || !DIGITS.test(eventId)) return null;
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS} FROM process_events WHERE tenant_id = $1 AND process_events.id = $2::bigint`, [tenantId, eventId]);
+    return rows[0] ? toStoredEvent(rows[0]) : null;
+  }
 
   async openSession(tenantId: string, projectId: string, userId: string, name: string): Promise<Session> {
     if (!isUuid(tenantId) || !isUuid(projectId)) throw new NotFoundError('Project', projectId);
@@ -226,9 +309,9 @@ export class TypeOrmProcessStore implements ProcessStore {
     return rows.map((r) => r.name);
   }
 
-  async update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null): Promise<Process> {
+  async update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null, events: readonly ProcessEvent[] = []): Promise<Process> {
     if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
-    return this.dataSource.transaction(async (em) => {
+    const { process, stored } = await this.dataSource.transaction(async (em) => {
       const locked: ProcessRow[] = await em.query(
         `SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2 FOR NO KEY UPDATE`,
         [tenantId, processId],
@@ -236,9 +319,13 @@ export class TypeOrmProcessStore implements ProcessStore {
       if (!locked[0]) throw new NotFoundError('Process', processId);
       const current = toProcess(locked[0]);
       const patch = mutate(current);
-      if (patch === null) return current;
-      return (await writePatch(em, tenantId, processId, patch)) ?? current;
+      const updated = patch === null ? current : (await writePatch(em, tenantId, processId, patch)) ?? current;
+      // The events of the change commit with it, or neither does.
+      const written = events.length > 0 ? await appendEvents(em, tenantId, processId, events, this.notifyParams) : [];
+      return { process: updated, stored: written };
     });
+    this.deliver(stored);
+    return process;
   }
 
   async appendPending(tenantId: string, processId: string, message: NewPendingMessage): Promise<PendingMessage> {
@@ -257,33 +344,45 @@ export class TypeOrmProcessStore implements ProcessStore {
     return toPending(rows[0]!);
   }
 
-  async queue(tenantId: string, processId: string, messages: readonly NewPendingMessage[]): Promise<{ process: Process; queued: PendingMessage[] }> {
+  async queue(
+    tenantId: string, processId: string, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
+  ): Promise<{ process: Process; queued: PendingMessage[] }> {
     if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
-    let rows: (ProcessRow & { p_id: string; p_process_id: string; p_sender: MessageSender; p_sender_name: string; p_content: string; p_created_at: Date })[];
+    // The ids are chosen here, so that the events about the messages are written by the same statement.
+    const queuing = messages.map((m): QueuingMessage => ({ id: randomUUID(), sender: m.sender, senderName: m.senderName, content: m.content }));
+    const events = announce ? announce(queuing) : [];
+    let rows: (ProcessRow & { p_id: string; p_process_id: string; p_sender: MessageSender; p_sender_name: string; p_content: string; p_created_at: Date; p_events: EventRow[] | null })[];
     try {
-      // One statement: the messages in order, and the turn request set unless it already is (its
-      // time is the oldest waiting request's). The row is the process after it, once per message.
+      // One statement: the messages in order, the turn request set unless it already is (its time
+      // is the oldest waiting request's), and the events. The row is the process after it, once per message.
       rows = await this.dataSource.query(
         `WITH ins AS (
-           INSERT INTO process_inbox (tenant_id, process_id, sender, sender_name, content)
-           SELECT $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'
+           INSERT INTO process_inbox (id, tenant_id, process_id, sender, sender_name, content)
+           SELECT (x.m->>'id')::uuid, $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'
            FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(m, n) ORDER BY x.n
            RETURNING ${PENDING_COLUMNS}, seq),
          up AS (
            UPDATE processes SET turn_requested_at = COALESCE(turn_requested_at, clock_timestamp()),
              updated_at = CASE WHEN turn_requested_at IS NULL THEN clock_timestamp() ELSE updated_at END
            WHERE tenant_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM ins)
-           RETURNING ${PROCESS_COLUMNS})
+           RETURNING ${PROCESS_COLUMNS}),
+         ${eventCtes({ tenant: '$1', process: '$2', events: '$4', channel: '$5', topic: '$6', origin: '$7', when: 'EXISTS (SELECT 1 FROM up)' })}
          SELECT ins.id AS p_id, ins.process_id AS p_process_id, ins.sender AS p_sender, ins.sender_name AS p_sender_name,
-           ins.content AS p_content, ins.created_at AS p_created_at, up.*
-         FROM ins CROSS JOIN up ORDER BY ins.seq`,
-        [tenantId, processId, JSON.stringify(messages.map((m) => ({ sender: m.sender, senderName: m.senderName, content: m.content })))],
+           ins.content AS p_content, ins.created_at AS p_created_at, up.*,
+           (SELECT jsonb_agg(jsonb_build_object('id', id::text, 'tenant_id', tenant_id, 'process_id', process_id, 'event', event, 'created_at', created_at) ORDER BY id)
+             FROM ev) AS p_events
+         FROM ins CROSS JOIN up CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.seq`,
+        [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.notifyParams],
       );
     } catch (err) {
       throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
     }
     if (!rows[0]) throw new NotFoundError('Process', processId);
-    const queued = rows.map((r) => toPending({ id: r.p_id, process_id: r.p_process_id, sender: r.p_sender, sender_name: r.p_sender_name, content: r.p_content, created_at: r.p_created_at }));
+    const queued = rows.map((r) => toPending({
+      id: r.p_id, process_id: r.p_process_id, sender: r.p_sender, sender_name: r.p_sender_name, content: r.p_content, created_at: r.p_created_at,
+      attempts: 0, failure: null, failed_at: null,
+    }));
+    this.deliver((rows[0].p_events ?? []).map(toStoredEvent));
     return { process: toProcess(rows[0]), queued };
   }
 
@@ -431,7 +530,41 @@ function toPending(row: PendingRow): PendingMessage {
     senderName: row.sender_name,
     content: row.content,
     createdAt: row.created_at,
+    attempts: Number(row.attempts ?? 0),
+    failure: row.failure ?? null,
+    failedAt: row.failed_at ? new Date(row.failed_at) : null,
   };
+}
+
+/** Stores `events` in one statement that NOTIFYs them too (on `db`: the pool, or a transaction's manager). */
+async function appendEvents(
+  db: Pick<EntityManager, 'query'>, tenantId: string, processId: string, events: readonly ProcessEvent[], notify: readonly unknown[],
+): Promise<StoredProcessEvent[]> {
+  let rows: EventRow[];
+  try {
+    rows = await db.query(
+      `WITH ${eventCtes({ tenant: '$1', process: '$2', events: '$3', channel: '$4', topic: '$5', origin: '$6' })}
+       SELECT ${EVENT_COLUMNS} FROM ev CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ev.id`,
+      [tenantId, processId, JSON.stringify(events), ...notify],
+    );
+  } catch (err) {
+    throw translateDbError(err, { fk_process_events_process: ['Process', processId] });
+  }
+  return rows.map(toStoredEvent);
+}
+
+function toStoredEvent(row: EventRow): StoredProcessEvent {
+  return { id: String(row.id), tenantId: row.tenant_id, processId: row.process_id, at: new Date(row.created_at).toISOString(), event: row.event };
+}
+
+/** PostgreSQL refuses a NOTIFY of 8000 bytes or more: like the statement's NOTIFY, a large event goes out as its id. */
+const MAX_INLINE_EVENT_BYTES = 6_000;
+const utf8 = new TextEncoder();
+
+function envelopeOf(event: StoredProcessEvent): ProcessEventEnvelope {
+  if (utf8.encode(JSON.stringify(event.event)).length <= MAX_INLINE_EVENT_BYTES) return event;
+  const { event: _event, ...slim } = event;
+  return slim;
 }
 
 function array(value: unknown): unknown[] {

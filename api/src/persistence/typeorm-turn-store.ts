@@ -3,13 +3,16 @@
  * event log (`turn_events`), plus taking and restoring the process inbox (`process_inbox`).
  *
  * beginTurn is one statement (atomic, one round trip): DELETE … RETURNING takes the inbox (FIFO by
- * seq), the turn request is cleared, the turn row keeps the taken rows as `input`, and the chat log
- * gets them as user messages. finishTurn with FINISHED is one UPDATE; with FAILED or INTERRUPTED
- * it is a transaction: the input goes back into the inbox with its original ids and
- * seq (OVERRIDING SYSTEM VALUE), so it sits before anything queued while the turn ran, and the turn's
- * chat-log rows go (its events stay, they tell what happened). Writes inside a transaction use only
- * `em` (PGlite has one session). Statements that must return rows are written as SELECTs over a CTE,
- * so the driver answers rows whatever the command.
+ * seq, messages marked failed stay), the turn request is cleared, the turn row keeps the taken rows
+ * as `input`, and the chat log gets them as user messages. finishTurn writes the final state and
+ * the turn's one end event together (issue 14): with FINISHED one statement; with FAILED or
+ * INTERRUPTED a transaction, in which the input goes back into the inbox with its original ids and
+ * seq (OVERRIDING SYSTEM VALUE), so it sits before anything queued while the turn ran, with its
+ * attempts counted and its retry requested (turn-retry.ts), and the turn's chat-log rows go (its
+ * events stay, they tell what happened). Events are NOTIFYed by the statement that stores them
+ * (commit-notifier.ts) and delivered here after it. Writes inside a transaction use only `em`
+ * (PGlite has one session). Statements that must return rows are written as SELECTs over a CTE, so
+ * the driver answers rows whatever the command.
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type {
@@ -17,8 +20,12 @@ import type {
 } from '../domain/turns/turn';
 import type { TurnStore } from '../domain/turns/turn-store';
 import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
+import { TURN_EVENTS_TOPIC } from '../domain/turns/turn';
+import type { InputRestore } from '../domain/turns/turn-retry';
+import { envelopeOf } from '../domain/turns/turn-event-sink';
 import { isUuid } from './uuid';
 import { fenceHolds, fenceTokenFor, laneFence, LeaseLostError } from './lane-fence';
+import { notifyCte, type CommitNotifier } from './commit-notifier';
 
 interface TurnRow {
   id: string;
@@ -62,32 +69,73 @@ const MESSAGE_COLUMNS = 'id, process_id, seq::text AS seq, role, sender_name, co
 const EVENT_COLUMNS = 'id::text AS id, tenant_id, process_id, turn_id, type, payload, created_at';
 const DIGITS = /^\d{1,18}$/;
 
-/** A taken-back turn's input returns to the inbox at its FIFO position; its chat-log rows go. */
-async function restoreInput(em: EntityManager, tenantId: string, turnId: string, processId: string, input: TakenMessage[]): Promise<void> {
+/** A turn event as the other instances get it: the TurnEventEnvelope, its payload left out when too large. */
+const EVENT_SLIM = `jsonb_build_object('id', id::text, 'tenantId', tenant_id, 'processId', process_id, 'turnId', turn_id, 'type', type,
+  'at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+const EVENT_FULL = `(${EVENT_SLIM} || jsonb_build_object('payload', payload))`;
+const EVENT_RETURNING = 'id, tenant_id, process_id, turn_id, type, payload, created_at';
+
+/** Without a bus (store tests): events are stored and announced to nobody. */
+const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
+
+/**
+ * A taken-back turn's input returns to the inbox at its FIFO position, with its attempts and last
+ * failure (marked failed when it failed too often); its chat-log rows go. A regenerated turn's input
+ * returns as it was taken.
+ */
+async function restoreInput(em: EntityManager, tenantId: string, turnId: string, processId: string, input: readonly TakenMessage[] | InputRestore): Promise<void> {
+  const messages = 'messages' in input ? input.messages : input.map((m) => ({ ...m, failed: false }));
   await em.query(
-    `INSERT INTO process_inbox (id, tenant_id, process_id, seq, sender, sender_name, content, created_at) OVERRIDING SYSTEM VALUE
-     SELECT x.id, $1, $2, x.seq, x.sender, x."senderName", x.content, x."createdAt"
-     FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, seq bigint, sender text, "senderName" text, content text, "createdAt" timestamptz)
+    `INSERT INTO process_inbox (id, tenant_id, process_id, seq, sender, sender_name, content, created_at, attempts, failure, failed_at) OVERRIDING SYSTEM VALUE
+     SELECT x.id, $1, $2, x.seq, x.sender, x."senderName", x.content, x."createdAt", COALESCE(x.attempts, 0), x.failure,
+       CASE WHEN x.failed THEN clock_timestamp() END
+     FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, seq bigint, sender text, "senderName" text, content text, "createdAt" timestamptz,
+       attempts integer, failure text, failed boolean)
      ON CONFLICT (id) DO NOTHING`,
-    [tenantId, processId, JSON.stringify(input)],
+    [tenantId, processId, JSON.stringify(messages)],
   );
   await em.query(`DELETE FROM messages WHERE tenant_id = $1 AND turn_id = $2`, [tenantId, turnId]);
+  const retryInMs = 'messages' in input ? input.retryInMs : null;
+  // The retry (issue 14): at once after an interruption, after its backoff after a failure; the sweep runs it when due.
+  if (retryInMs !== null) {
+    await em.query(
+      `UPDATE processes SET updated_at = clock_timestamp(), turn_requested_at = CASE WHEN $3::bigint = 0
+         THEN COALESCE(turn_requested_at, clock_timestamp()) ELSE clock_timestamp() + $3::bigint * interval '1 millisecond' END
+       WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, processId, retryInMs],
+    );
+  }
 }
 
 export class TypeOrmTurnStore implements TurnStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT) {}
+
+  /** After the commit: this instance's subscribers (the others got the statement's NOTIFY). */
+  private deliver(events: readonly TurnEvent[]): void {
+    for (const event of events) this.notifier.deliverLocal(TURN_EVENTS_TOPIC, envelopeOf(event));
+  }
+
+  /** The notify CTE `sent` over the CTE `source` of inserted events, and its three parameters. */
+  private notifying(source: string, first: number): { cte: string; params: unknown[] } {
+    const [channel, topic, origin] = [first, first + 1, first + 2].map((n) => `$${n}`) as [string, string, string];
+    return {
+      cte: notifyCte('sent', source, { channel, topic, origin }, EVENT_FULL, EVENT_SLIM, 'id'),
+      params: [this.notifier.channel, TURN_EVENTS_TOPIC, this.notifier.origin],
+    };
+  }
 
   async beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null> {
     if (!isUuid(tenantId) || !isUuid(processId)) return null;
     // One statement (atomic without a transaction, one round trip): take the inbox, clear the turn
     // request, open the turn with the taken rows as input, log them as user messages in FIFO order.
     const rows: { turn: TurnRow | null; taken: TakenMessage[] | null }[] = await this.dataSource.query(
-      `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND ${fenceHolds('$5', '$4')}
-         RETURNING id, seq, sender, sender_name, content, created_at),
+      `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND failed_at IS NULL AND ${fenceHolds('$5', '$4')}
+         RETURNING id, seq, sender, sender_name, content, created_at, attempts, failure),
        cleared AS (UPDATE processes SET turn_requested_at = NULL, updated_at = clock_timestamp()
          WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL RETURNING id),
        input AS (SELECT jsonb_agg(jsonb_build_object('id', id, 'seq', seq::text, 'sender', sender, 'senderName', sender_name,
-           'content', content, 'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY seq) AS messages
+           'content', content, 'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'attempts', attempts, 'failure', failure) ORDER BY seq) AS messages
          FROM taken HAVING count(*) > 0),
        turn AS (INSERT INTO turns (tenant_id, process_id, engine, input) SELECT $1, $2, $3, input.messages FROM input
          RETURNING ${TURN_COLUMNS}),
@@ -116,30 +164,40 @@ export class TypeOrmTurnStore implements TurnStore {
   async finishTurn(tenantId: string, turnId: string, outcome: TurnOutcome): Promise<boolean> {
     if (!isUuid(tenantId) || !isUuid(turnId)) return false;
     const restores = outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED';
-    // A finished turn is one UPDATE (atomic alone); only a turn whose input goes back needs a transaction.
-    const end = async (em: Pick<EntityManager, 'query'>): Promise<boolean> => {
+    const end = outcome.end ?? null;
+    // A finished turn is one statement (atomic alone); a turn whose input goes back needs a transaction.
+    const finish = async (em: Pick<EntityManager, 'query'>): Promise<{ ended: boolean; event: TurnEvent | null }> => {
       // Fenced when the running lane job holds a lease: only on that job's own process.
       const fence = laneFence.getStore() ?? null;
-      const rows: { process_id: string | null; input: TakenMessage[] | null; fenced: boolean }[] = await em.query(
+      const notify = this.notifying('ev', 14);
+      const rows: { process_id: string | null; input: TakenMessage[] | null; fenced: boolean; event: EventRow | null }[] = await em.query(
         `WITH done AS (UPDATE turns SET status = $3, finish_reason = $4, usage = $5::jsonb, error_code = $6, error_message = $7,
              finished_at = clock_timestamp(), open_skills_before = $8::jsonb
            WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING'
-             AND (process_id::text IS DISTINCT FROM $9::text OR ${fenceHolds('$9::text', '$10')}) RETURNING process_id, input)
-         SELECT d.process_id, d.input, false AS fenced FROM done d
-         UNION ALL SELECT NULL, NULL, true WHERE NOT EXISTS (SELECT 1 FROM done) AND $9::text IS NOT NULL
+             AND (process_id::text IS DISTINCT FROM $9::text OR ${fenceHolds('$9::text', '$10')}) RETURNING process_id, input),
+         ev AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
+           SELECT $1, done.process_id, $2, $11, $12::jsonb FROM done WHERE $13::boolean RETURNING ${EVENT_RETURNING}),
+         ${notify.cte}
+         SELECT d.process_id, d.input, false AS fenced, (SELECT to_jsonb(e) || jsonb_build_object('id', e.id::text) FROM ev e) AS event
+         FROM done d CROSS JOIN (SELECT count(*) FROM sent) n
+         UNION ALL SELECT NULL, NULL, true, NULL WHERE NOT EXISTS (SELECT 1 FROM done) AND $9::text IS NOT NULL
            AND EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' AND process_id::text = $9::text)
            AND NOT ${fenceHolds('$9::text', '$10')}`,
         [tenantId, turnId, outcome.status, outcome.finishReason ?? null, outcome.usage ? JSON.stringify(outcome.usage) : null,
           outcome.errorCode ?? null, outcome.errorMessage ?? null, outcome.openSkillsBefore ? JSON.stringify(outcome.openSkillsBefore) : null,
-          fence?.key ?? null, fence?.token ?? null],
+          fence?.key ?? null, fence?.token ?? null, end?.type ?? 'TurnFinished', JSON.stringify(end?.payload ?? {}), end !== null, ...notify.params],
       );
       const row = rows[0];
       if (row?.fenced) throw new LeaseLostError(fence!.key, fence!.token);
-      if (!row?.process_id || !row.input) return false;
-      if (restores) await restoreInput(em as EntityManager, tenantId, turnId, row.process_id, row.input);
-      return true;
+      if (!row?.process_id || !row.input) return { ended: false, event: null };
+      // Without a plan (a store caller of its own): the input back as it was taken, its turn requested at once.
+      const restore = outcome.restore ?? { messages: row.input.map((m) => ({ ...m, attempts: m.attempts ?? 0, failure: m.failure ?? null, failed: false })), retryInMs: 0 };
+      if (restores) await restoreInput(em as EntityManager, tenantId, turnId, row.process_id, restore);
+      return { ended: true, event: row.event ? toEvent(row.event) : null };
     };
-    return restores ? this.dataSource.transaction(end) : end(this.dataSource);
+    const { ended, event } = restores ? await this.dataSource.transaction(finish) : await finish(this.dataSource);
+    if (event) this.deliver([event]);
+    return ended;
   }
 
   async regenerate(tenantId: string, turnId: string): Promise<{ openSkillsBefore: readonly string[] | null } | null> {
@@ -181,19 +239,24 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
     if (events.length === 0) return [];
-    // One statement for several events; ids follow the list's order (ORDER BY before the identity).
-    // Fenced (issue 14): a lane whose lease was taken over neither stores nor (so) publishes its events.
+    // One statement for several events; ids follow the list's order (ORDER BY before the identity),
+    // and so do their NOTIFYs, sent with the commit of this very statement (commit-notifier.ts).
+    // Fenced (issue 14): a lane whose lease was taken over neither stores nor (so) announces its events.
     const token = fenceTokenFor(processId);
+    const notify = this.notifying('ins', 7);
     const rows: EventRow[] = await this.dataSource.query(
       `WITH ins AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
          SELECT $1, $2, $3, x.e->>'type', x.e->'payload' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS x(e, n)
          WHERE ${fenceHolds('$6', '$5')} ORDER BY x.n
-         RETURNING id, tenant_id, process_id, turn_id, type, payload, created_at)
-       SELECT ${EVENT_COLUMNS} FROM ins ORDER BY ins.id`,
-      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), token, processId],
+         RETURNING ${EVENT_RETURNING}),
+       ${notify.cte}
+       SELECT ${EVENT_COLUMNS} FROM ins CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.id`,
+      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), token, processId, ...notify.params],
     );
     if (rows.length === 0) throw new LeaseLostError(processId, token ?? '');
-    return rows.map(toEvent);
+    const stored = rows.map(toEvent);
+    this.deliver(stored);
+    return stored;
   }
 
   async listEvents(tenantId: string, processId: string, afterEventId: string | null, limit = 10_000): Promise<TurnEvent[]> {
@@ -231,7 +294,8 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]> {
     const rows: { tenant_id: string; id: string }[] = await this.dataSource.query(
-      `SELECT tenant_id, id FROM processes WHERE turn_requested_at IS NOT NULL AND status = 'IDLE' ORDER BY turn_requested_at`);
+      // Due only: a failed turn's retry waits for its backoff (issue 14).
+      `SELECT tenant_id, id FROM processes WHERE turn_requested_at <= clock_timestamp() AND status = 'IDLE' ORDER BY turn_requested_at`);
     return rows.map((r) => ({ tenantId: r.tenant_id, processId: r.id }));
   }
 }

@@ -1,4 +1,13 @@
 import type { DocumentRevision, StoredDocument } from './document';
+import type { StoredLayer } from './layer';
+
+/**
+ * The change event a write announces (DocumentChanged, with this layer): the store announces it
+ * with the write itself — committed together, to every instance (issue 14) — never after it.
+ */
+export interface DocumentAnnouncement {
+  readonly layer: StoredLayer;
+}
 
 /** Where a stored document lives. The tenant is repeated in every call for defence in depth. */
 export interface ProjectRef {
@@ -16,12 +25,14 @@ export interface PutDocumentCommand extends ProjectRef {
    */
   readonly expectedVersion?: number;
   readonly author: string | null;
+  readonly announce?: DocumentAnnouncement;
 }
 
 export interface DeleteDocumentCommand extends ProjectRef {
   readonly path: string;
   readonly expectedVersion?: number;
   readonly author: string | null;
+  readonly announce?: DocumentAnnouncement;
 }
 
 /**

@@ -7,20 +7,17 @@ import { DocumentTooLargeError } from '../cascade/errors';
 import type { Layer, StoredLayer } from '../cascade/layer';
 import { InvalidInputError } from '../errors';
 import { findUnstorable } from '../shared/storable-text';
-import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../events/document-changed';
-import type { EventBus } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
 import type { Diagnostic } from '../errors';
 import { DocumentInvalidError, hasErrors, type DocumentChecker } from './document-validator';
 import { LayerReadOnlyError } from './errors';
-import type { LayerTarget, LayerTargetResolver } from './layer-target';
+import type { LayerTargetResolver } from './layer-target';
 
 export interface DocumentServiceDeps {
   readonly targets: LayerTargetResolver;
   readonly cascade: DocumentCascade;
   readonly store: DocumentStore;
   readonly cache: CachedDocumentReader;
-  readonly bus: EventBus;
   readonly maxDocumentBytes: number;
   /** Structured documents (skills, recipes) are checked before they are written. */
   readonly validator?: DocumentChecker;
@@ -39,7 +36,7 @@ export interface PutOptions {
 
 /**
  * Documents as callers see them: per layer (editors) and effective (the cascade), with the ACL of
- * seed 000 §14 applied first, and every write invalidating the cache and announcing itself.
+ * seed 000 §14 applied first, and every write invalidating the cache and announced by the store with the write.
  */
 export class DocumentService {
   constructor(private readonly deps: DocumentServiceDeps) {}
@@ -82,8 +79,9 @@ export class DocumentService {
     const diagnostics = await this.validate(normalized, content);
     if (!force && hasErrors(diagnostics)) throw new DocumentInvalidError(normalized, diagnostics);
     const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
-    const doc = await this.deps.store.put({ ...ref, path: normalized, content, author: principal.user.login, ...versionArg(expectedVersion) });
-    await this.announce(target, normalized, doc.version, 'PUT', principal);
+    // The store announces the change with the write (issue 14): a write that failed announced nothing.
+    const doc = await this.deps.store.put({ ...ref, path: normalized, content, author: principal.user.login, ...versionArg(expectedVersion), announce: { layer: target.layer } });
+    this.deps.cache.invalidate(target.projectId);
     return { layer, projectId: doc.projectId, path: doc.path, content: doc.content, version: doc.version, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy, diagnostics };
   }
 
@@ -105,9 +103,9 @@ export class DocumentService {
     const target = await this.writableTarget(principal, layer, project);
     const normalized = normalizeDocumentPath(path);
     const ref = { tenantId: principal.tenant.id, projectId: target.projectId };
-    const version = await this.deps.store.delete({ ...ref, path: normalized, author: principal.user.login, ...versionArg(expectedVersion) });
+    const version = await this.deps.store.delete({ ...ref, path: normalized, author: principal.user.login, ...versionArg(expectedVersion), announce: { layer: target.layer } });
     if (version === null) return false;
-    await this.announce(target, normalized, version, 'DELETE', principal);
+    this.deps.cache.invalidate(target.projectId);
     return true;
   }
 
@@ -120,14 +118,6 @@ export class DocumentService {
     return { ...target, layer: layer as StoredLayer, projectId: target.projectId };
   }
 
-  private async announce(target: LayerTarget & { layer: StoredLayer; projectId: string }, path: string, version: number, change: DocumentChanged['change'], principal: Principal) {
-    this.deps.cache.invalidate(target.projectId);
-    const event: DocumentChanged = {
-      tenantId: principal.tenant.id, projectId: target.projectId, layer: target.layer,
-      path, version, change, author: principal.user.login, at: new Date().toISOString(),
-    };
-    await this.deps.bus.publish(DOCUMENT_CHANGED_TOPIC, event);
-  }
 }
 
 function versionArg(expectedVersion: number | null | undefined): { expectedVersion?: number } {

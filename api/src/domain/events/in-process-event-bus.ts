@@ -8,6 +8,20 @@ export class InProcessEventBus implements EventBus {
     for (const handler of [...(this.handlers.get(topic) ?? [])]) handler(payload);
   }
 
+  /**
+   * A committed event of this instance (the stores announce their writes through it): every
+   * subscriber, each on its own — a throwing subscriber neither stops the others nor reaches the writer.
+   */
+  deliverLocal(topic: string, payload: unknown, onError: (err: unknown) => void = () => {}): void {
+    for (const handler of [...(this.handlers.get(topic) ?? [])]) {
+      try {
+        handler(payload);
+      } catch (err) {
+        onError(err);
+      }
+    }
+  }
+
   subscribe<T>(topic: string, handler: (payload: T) => void): Unsubscribe {
     const set = this.handlers.get(topic) ?? new Set();
     this.handlers.set(topic, set);

@@ -22,11 +22,21 @@ type ProcessEventBody =
 
 export type ProcessEventType = ProcessEvent['type'];
 
-/** On the bus: which process, when, what. */
+/**
+ * On the bus: which process, when, what. `id` (a bigint identity as a decimal string, increasing)
+ * is the stored event's, what a subscriber resumes after (issue 14). `event` is left out when too
+ * large for a notification; subscribers load it by id.
+ */
 export interface ProcessEventEnvelope {
+  readonly id: string;
   readonly tenantId: string;
   readonly processId: string;
   readonly at: string;
+  readonly event?: ProcessEvent;
+}
+
+/** A process event as stored (`process_events`). */
+export interface StoredProcessEvent extends ProcessEventEnvelope {
   readonly event: ProcessEvent;
 }
 

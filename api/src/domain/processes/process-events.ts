@@ -1,37 +1,48 @@
-import type { EventBus } from '../events/event-bus';
 import type { Process } from './process';
-import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope } from './process-event';
+import type { ProcessEvent, StoredProcessEvent } from './process-event';
 
-/** Publishes process events on the bus (all instances; subscribers filter by process). */
+/**
+ * The log of process events (issue 14): stored like turn events, so that a `processEvents`
+ * subscriber can resume with `afterEventId` and a stream re-reads what a bus reconnect made it
+ * miss. `append` stores the events in one write and announces them with it, to every instance.
+ */
+export interface ProcessEventLog {
+  append(tenantId: string, processId: string, events: readonly ProcessEvent[]): Promise<StoredProcessEvent[]>;
+  /** Events of the process with id > afterEventId (all when null), oldest first. */
+  listEvents(tenantId: string, processId: string, afterEventId: string | null, limit?: number): Promise<StoredProcessEvent[]>;
+  findEvent(tenantId: string, eventId: string): Promise<StoredProcessEvent | null>;
+  /** The id of the process's newest event, null when it has none. */
+  latestEventId(tenantId: string, processId: string): Promise<string | null>;
+}
+
+/**
+ * Process events about a write. Where the event belongs to a state change, the store writes both
+ * in one transaction (`ProcessStore.update(…, events)`, `ProcessStore.queue`); `emit` is for events
+ * that stand alone (a refusal, a spawn's announcement).
+ */
 export class ProcessEvents {
   constructor(
-    private readonly bus: EventBus,
-    /** Told of an announcement that could not be published (see `announce`). */
+    private readonly log: ProcessEventLog,
+    /** Told of an announcement that could not be stored (see `announce`). */
     private readonly onLost: (err: unknown, context: string) => void = () => {},
   ) {}
 
   /**
-   * Publishes events about a write that has committed: a failure to publish is reported, not thrown,
-   * so the caller is not told "failed" about a write that was applied (issue 14: a client that
-   * retries would create a duplicate). What the events would have started is recovered elsewhere:
-   * a lost TURN_SCHEDULED by the turn runner's sweep of requested turns.
+   * Events about a write that has committed on its own: a failure to store them is reported, not
+   * thrown, so the caller is not told "failed" about a write that was applied (issue 14: a client
+   * that retries would create a duplicate).
    */
   async announce(process: Pick<Process, 'tenantId' | 'id'>, ...events: ProcessEvent[]): Promise<void> {
-    // Each on its own: a lost MESSAGE_QUEUED does not take the TURN_SCHEDULED after it along.
-    for (const event of events) {
-      try {
-        await this.emit(process, event);
-      } catch (err) {
-        this.onLost(err, `process event ${event.type} of ${process.id} not published`);
-      }
+    try {
+      await this.emit(process, ...events);
+    } catch (err) {
+      this.onLost(err, `process events ${events.map((e) => e.type).join(', ')} of ${process.id} not stored`);
     }
   }
 
+  /** Stores the events in one write and announces them with it. */
   async emit(process: Pick<Process, 'tenantId' | 'id'>, ...events: ProcessEvent[]): Promise<void> {
-    for (const event of events) {
-      const envelope: ProcessEventEnvelope = { tenantId: process.tenantId, processId: process.id, at: new Date().toISOString(), event };
-      await this.bus.publish(PROCESS_EVENTS_TOPIC, envelope);
-    }
+    if (events.length > 0) await this.log.append(process.tenantId, process.id, events);
   }
 }
 

@@ -7,8 +7,11 @@ import type { SettingsService } from '../settings/settings-service';
 import { ProcessNotActiveError } from './errors';
 import type { PendingMessage, Process, Session } from './process';
 import { canAccessProcess } from './process-access';
-import type { ProcessEvent } from './process-event';
-import { viewerScope } from './owner-view';
+import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from './process-event';
+import type { EventBus } from '../events/event-bus';
+import { storedEventStream } from '../events/stored-event-stream';
+import { filterAsyncIterator } from '../shared/push-iterator';
+import { mayReceiveProcessEvent, viewerScope } from './owner-view';
 import { preview, type ProcessEvents } from './process-events';
 import { toStorable } from '../shared/storable-text';
 import type { ProcessLane } from './process-lane';
@@ -40,6 +43,7 @@ export class ProcessService {
     readonly identity: IdentityService;
     readonly targets: LayerTargetResolver;
     readonly settings: SettingsService;
+    readonly bus: EventBus;
   }) {}
 
   async spawn(principal: Principal, input: SpawnProcessInput): Promise<Process> {
@@ -76,6 +80,25 @@ export class ProcessService {
     return this.deps.store.findSession(principal.tenant.id, sessionId);
   }
 
+  /**
+   * The process's events for a subscriber (issue 14): the stored ones after `afterEventId` (none without), then the
+   * live ones, no gap and no duplicate, across a bus reconnect too; each only if the caller may
+   * receive it (owner-view.ts). The access check happens before anything streams.
+   */
+  async events(principal: Principal, processId: string, afterEventId: string | null): Promise<AsyncIterableIterator<StoredProcessEvent>> {
+    const process = await this.get(principal, processId);
+    const log = this.deps.store;
+    // Without afterEventId: from now on (the newest stored event), as subscribers always got them.
+    const after = afterEventId ?? (await log.latestEventId(process.tenantId, process.id)) ?? '0';
+    const stream = storedEventStream<ProcessEventEnvelope, StoredProcessEvent>(this.deps.bus, {
+      topic: PROCESS_EVENTS_TOPIC,
+      matches: (e) => e.processId === process.id && e.tenantId === process.tenantId,
+      complete: async (e) => (e.event ? (e as StoredProcessEvent) : log.findEvent(e.tenantId, e.id)),
+      backlog: (since) => log.listEvents(process.tenantId, process.id, since),
+    }, after);
+    return filterAsyncIterator(stream, (e) => mayReceiveProcessEvent(principal, process, e.event));
+  }
+
   async pending(principal: Principal, processId: string): Promise<PendingMessage[]> {
     const process = await this.get(principal, processId);
     return this.deps.store.listPending(process.tenantId, process.id);
@@ -108,13 +131,12 @@ export class ProcessService {
     for (const message of messages) checkMessageLength(message.content);
     // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
     const storable = messages.map((m) => ({ ...m, content: toStorable(m.content).text }));
-    // The messages and the turn request in one statement: a failed write queued nothing.
-    const { process: updated, queued } = await this.deps.store.queue(process.tenantId, process.id, storable);
-    // Committed: from here on nothing may report the write as failed.
-    await this.deps.events.announce(process,
-      ...queued.map((pending) => mark({ type: 'MESSAGE_QUEUED', messageId: pending.id, sender: pending.sender, senderName: pending.senderName, preview: preview(pending.content) })),
-      mark({ type: 'TURN_SCHEDULED', reason }));
-    return { process: updated, queued };
+    // The messages, the turn request and their events in one statement: a failed write queued and announced nothing,
+    // a committed one is announced with its commit (issue 14).
+    return this.deps.store.queue(process.tenantId, process.id, storable, (queuing) => [
+      ...queuing.map((m) => mark({ type: 'MESSAGE_QUEUED', messageId: m.id, sender: m.sender, senderName: m.senderName, preview: preview(m.content) })),
+      mark({ type: 'TURN_SCHEDULED', reason }),
+    ]);
   }
 
   private async projectScope(principal: Principal, project: string): Promise<{ scope: CascadeScope; projectId: string }> {

@@ -1,4 +1,6 @@
 import type { ActiveSkillRef, MessageSender, PendingMessage, Process, ProcessStatus, RuntimeGuard, Session } from './process';
+import type { ProcessEvent } from './process-event';
+import type { ProcessEventLog } from './process-events';
 
 export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'guardRounds' | 'openSkills' | 'skillUses'>;
 
@@ -19,12 +21,17 @@ export interface NewPendingMessage {
   readonly content: string;
 }
 
+/** A message about to be queued, with the id it will have (for the events written with it). */
+export interface QueuingMessage extends NewPendingMessage {
+  readonly id: string;
+}
+
 /**
  * The port for sessions, processes and their inboxes. `update` runs `mutate` on the current row under
  * a row lock (SELECT … FOR UPDATE) and writes its patch in the same transaction, so concurrent
  * writers never lose an update; `mutate` must be pure and synchronous (no other store calls inside).
  */
-export interface ProcessStore {
+export interface ProcessStore extends ProcessEventLog {
   /** The caller's session of that name in the project, created if missing. */
   openSession(tenantId: string, projectId: string, userId: string, name: string): Promise<Session>;
   findSession(tenantId: string, sessionId: string): Promise<Session | null>;
@@ -36,14 +43,18 @@ export interface ProcessStore {
   listProcesses(tenantId: string, projectId: string, sessionId: string | null): Promise<Process[]>;
   /** Names in the session starting with `prefix` (to pick the next free `<skill>-<n>`). */
   processNames(tenantId: string, sessionId: string, prefix: string): Promise<string[]>;
-  update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null): Promise<Process>;
+  /** `events` are stored and announced in the same transaction as the patch (issue 14: committed with their data). */
+  update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null, events?: readonly ProcessEvent[]): Promise<Process>;
 
   appendPending(tenantId: string, processId: string, message: NewPendingMessage): Promise<PendingMessage>;
   /**
    * Appends non-empty `messages` to the inbox in order and requests a turn (keeping an earlier
-   * request's time), atomically. Returns the process after it. NotFoundError for an unknown process.
+   * request's time), atomically, with the events `announce` makes of them (stored and announced in
+   * the same statement). Returns the process after it. NotFoundError for an unknown process.
    */
-  queue(tenantId: string, processId: string, messages: readonly NewPendingMessage[]): Promise<{ process: Process; queued: PendingMessage[] }>;
+  queue(
+    tenantId: string, processId: string, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
+  ): Promise<{ process: Process; queued: PendingMessage[] }>;
   listPending(tenantId: string, processId: string): Promise<PendingMessage[]>;
 }
 

@@ -99,4 +99,10 @@ export interface PendingMessage {
   readonly senderName: string;
   readonly content: string;
   readonly createdAt: Date;
+  /** Turns that failed on it so far (issue 14). */
+  readonly attempts: number;
+  /** The last failure (`CODE: message`), null when none. */
+  readonly failure: string | null;
+  /** Set once it failed too often: no turn takes it any more. */
+  readonly failedAt: Date | null;
 }

@@ -81,8 +81,7 @@ export class SkillActivationService {
       // A non-owner clears only what it may see: the owner's private skills stay, unmentioned.
       const plan = await this.refusing(principal, process, scope, name ?? '*', () =>
         this.deps.steer.planClear(processView(principal, process), scope, name, principal.user.login, `Explicit: ${via}.`));
-      const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch));
-      await processes.deps.events.emit(process, ...plan.events);
+      const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), plan.events);
       const followUps = await this.commandGuards(principal, updated, scope, plan.events);
       const after = await processes.queue(updated, followUps, 'A command guard asked to continue.');
       return { process: after.process, cleared: plan.cleared, kept: plan.kept };
@@ -102,8 +101,7 @@ export class SkillActivationService {
     const cleared: string[] = [];
     for (const name of oneShots) {
       const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'One-shot: cleared after the turn.');
-      current = await processes.deps.store.update(current.tenantId, current.id, plan.patch);
-      await processes.deps.events.emit(current, ...plan.events);
+      current = await processes.deps.store.update(current.tenantId, current.id, plan.patch, plan.events);
       cleared.push(...plan.cleared);
     }
     return { process: current, cleared, kept: [] };
@@ -201,11 +199,10 @@ export class SkillActivationService {
       const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '', isPrivate);
       return { process, outcome: 'SPAWNED', reason: plan.reason, child };
     }
-    const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch));
-    await processes.deps.events.emit(process, ...markPrivate(plan.events, isPrivate));
-    if (plan.kind === 'FIRED') {
-      await processes.deps.events.emit(process, ...markPrivate([{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` }], isPrivate));
-    }
+    // The change and its events in one transaction (issue 14).
+    const fired: ProcessEvent[] = plan.kind === 'FIRED'
+      ? [{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` }] : [];
+    const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), markPrivate([...plan.events, ...fired], isPrivate));
     const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
     const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
     return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };

@@ -89,3 +89,26 @@ export function mapAsyncIterator<T, R>(source: AsyncIterableIterator<T>, map: (v
     },
   };
 }
+
+/** `source` without the values `keep` refuses; closing the result closes the source. */
+export function filterAsyncIterator<T>(source: AsyncIterableIterator<T>, keep: (value: T) => boolean): AsyncIterableIterator<T> {
+  return {
+    next: async () => {
+      for (;;) {
+        const r = await source.next();
+        if (r.done || keep(r.value)) return r;
+      }
+    },
+    return: async () => {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    throw: async (error) => {
+      await source.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -69,12 +69,12 @@ export async function createDocumentFixture(options: DocumentFixtureOptions = {}
   const bus = new InProcessEventBus();
   const events: DocumentChanged[] = [];
   bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (event) => events.push(event));
+  documentStore.onChange = (event) => void bus.publish(DOCUMENT_CHANGED_TOPIC, event);
   const documents = new DocumentService({
     targets: new LayerTargetResolver(identity),
     cascade,
     store: documentStore,
     cache,
-    bus,
     maxDocumentBytes: options.maxDocumentBytes ?? 64 * 1024,
   });
   documentStore.resetCalls();

@@ -2,6 +2,7 @@ import type { DocumentRevision, StoredDocument } from '../cascade/document';
 import type { DeleteDocumentCommand, DocumentStore, ProjectRef, PutDocumentCommand } from '../cascade/document-store';
 import { VersionConflictError } from '../cascade/errors';
 import { deferred } from './deferred';
+import type { DocumentChanged } from '../events/document-changed';
 
 /**
  * The DocumentStore port in memory, with the port's documented semantics (cascade/document-store.ts):
@@ -29,6 +30,8 @@ interface Row {
 
 export interface InMemoryDocumentStoreOptions {
   readonly now?: () => Date;
+  /** Where a write's DocumentChanged goes (a write with `announce`), like the real store's NOTIFY. */
+  readonly onChange?: (event: DocumentChanged) => void;
 }
 
 export class InMemoryDocumentStore implements DocumentStore {
@@ -37,9 +40,20 @@ export class InMemoryDocumentStore implements DocumentStore {
   private readonly holds = new Map<DocumentStoreMethod, Array<{ started: () => void; gate: Promise<void> }>>();
   private readonly now: () => Date;
   private nextId = 1;
+  /** Settable after construction: the fixture wires it to its bus. */
+  onChange: ((event: DocumentChanged) => void) | null;
 
   constructor(options: InMemoryDocumentStoreOptions = {}) {
     this.now = options.now ?? (() => new Date());
+    this.onChange = options.onChange ?? null;
+  }
+
+  private announce(command: PutDocumentCommand | DeleteDocumentCommand, version: number, change: DocumentChanged['change'], at: Date): void {
+    if (!command.announce || !this.onChange) return;
+    this.onChange({
+      tenantId: command.tenantId, projectId: command.projectId, layer: command.announce.layer, path: command.path, version, change,
+      author: command.author, at: at.toISOString(),
+    });
   }
 
   /** The next call of `method` reads the store, then waits until `release()` before answering. */
@@ -95,6 +109,7 @@ export class InMemoryDocumentStore implements DocumentStore {
     row.lastVersion = version;
     row.revisions.push(Object.freeze({ version, content: command.content, deleted: false, createdAt: at, author: command.author }));
     this.rows.set(k, row);
+    this.announce(command, version, 'PUT', at);
     return this.answer('put', doc);
   }
 
@@ -106,7 +121,9 @@ export class InMemoryDocumentStore implements DocumentStore {
     const version = row.lastVersion + 1;
     row.live = null;
     row.lastVersion = version;
-    row.revisions.push(Object.freeze({ version, content: null, deleted: true, createdAt: this.now(), author: command.author }));
+    const at = this.now();
+    row.revisions.push(Object.freeze({ version, content: null, deleted: true, createdAt: at, author: command.author }));
+    this.announce(command, version, 'DELETE', at);
     return this.answer('delete', version);
   }
 

@@ -1,6 +1,5 @@
-import type { EventBus } from '../events/event-bus';
 import { storableValue } from '../shared/storable-text';
-import { TURN_EVENTS_TOPIC, type NewTurnEvent, type TurnEvent, type TurnEventEnvelope, type TurnEventType } from './turn';
+import type { NewTurnEvent, TurnEvent, TurnEventEnvelope, TurnEventType, TurnOutcome } from './turn';
 import type { TurnStore } from './turn-store';
 
 /** Payloads above this many UTF-8 bytes go out without payload (NOTIFY allows < 8000); subscribers load it by id. */
@@ -8,16 +7,18 @@ export const MAX_INLINE_PAYLOAD_CHARS = 6_000;
 const utf8 = new TextEncoder();
 
 /**
- * Persists then publishes the events of one turn, strictly in order (one promise chain): the event
- * id (a bigint identity) orders replay, and live delivery follows the same order. Payloads are made
+ * Writes the events of one turn, strictly in order (one promise chain): the event id (a bigint
+ * identity) orders replay, and live delivery follows the same order. The store announces each
+ * event with the statement that stores it (issue 14: an event is committed with its data, never
+ * published after a commit that a failed publish would then report as failed). Payloads are made
  * storable first (a preview cut inside a surrogate pair, a NUL in a script's log line: issue 13).
+ * The turn's end goes through `finish`, behind every event before it.
  */
 export class TurnEventSink {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: TurnStore,
-    private readonly bus: EventBus,
     private readonly turn: { readonly tenantId: string; readonly processId: string; readonly turnId: string },
   ) {}
 
@@ -25,14 +26,23 @@ export class TurnEventSink {
     return this.emitAll([{ type, payload }]).then((stored) => stored[0]!);
   }
 
-  /** Several events in one write (events that are ready together), published in order after it. */
+  /** Several events in one write (events that are ready together), announced in order with it. */
   emitAll(events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
-    const next = this.chain.then(async () => {
-      const stored = await this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId,
-        events.map((e) => ({ type: e.type, payload: storableValue(e.payload).value })));
-      for (const event of stored) await this.bus.publish<TurnEventEnvelope>(TURN_EVENTS_TOPIC, envelopeOf(event));
-      return stored;
-    });
+    return this.enqueue(() => this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId,
+      events.map((e) => ({ type: e.type, payload: storableValue(e.payload).value }))));
+  }
+
+  /**
+   * Ends the turn: its final state and its one end event (TurnFinished / TurnFailed) in one write,
+   * after every event emitted before. False when the turn had ended already (nothing written).
+   */
+  finish(outcome: TurnOutcome & { readonly end: NewTurnEvent }): Promise<boolean> {
+    const end = { type: outcome.end.type, payload: storableValue(outcome.end.payload).value };
+    return this.enqueue(() => this.store.finishTurn(this.turn.tenantId, this.turn.turnId, { ...outcome, end }));
+  }
+
+  private enqueue<T>(write: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(write);
     this.chain = next.catch(() => undefined);
     return next;
   }

@@ -30,6 +30,7 @@ import type { TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
+import { planRestore, type RetryPolicy } from './turn-retry';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
 import { storableMessage, storableModelStream, storableToolResult } from './storable-output';
@@ -67,6 +68,10 @@ export interface TurnRunnerDeps {
   readonly guards?: GuardRunner;
   /** Turns at once on this instance, with a per-tenant share (issue 14); unbounded without. */
   readonly slots?: TurnSlots;
+  /** Retries of a failed turn's input (issue 14); DEFAULT_RETRY_POLICY without. */
+  readonly retry?: RetryPolicy;
+  /** A failure that is not the message's (a lost database connection): retried, not counted. */
+  readonly isTransient?: (err: unknown) => boolean;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 8;
@@ -90,6 +95,8 @@ export class TurnRunner {
   private unsubscribe: Unsubscribe | null = null;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private sweeping = false;
+  /** Retries of failed turns waiting for their backoff (cleared by stop). */
+  private readonly retries = new Set<ReturnType<typeof setTimeout>>();
   private readonly composer: TurnComposer;
 
   constructor(private readonly deps: TurnRunnerDeps) {
@@ -112,7 +119,7 @@ export class TurnRunner {
    */
   start(sweepMs?: number): void {
     this.unsubscribe ??= this.deps.bus.subscribe<ProcessEventEnvelope>(PROCESS_EVENTS_TOPIC, (e) => {
-      if (e.event.type === 'TURN_SCHEDULED') void this.schedule(e.tenantId, e.processId);
+      if (e.event?.type === 'TURN_SCHEDULED') void this.schedule(e.tenantId, e.processId);
     }, { localOnly: true });
     if (sweepMs !== undefined && !this.sweepTimer) {
       this.sweepTimer = setInterval(() => void this.sweep(), sweepMs);
@@ -128,6 +135,8 @@ export class TurnRunner {
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
   }
@@ -167,6 +176,15 @@ export class TurnRunner {
       .catch((err: unknown) => this.deps.onError?.(err, `turn of process ${processId}`)));
   }
 
+  private retryLater(tenantId: string, processId: string, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      void this.schedule(tenantId, processId);
+    }, delayMs);
+    timer.unref();
+    this.retries.add(timer);
+  }
+
   /** Counts `job` as this runner's work on the process until it settles (idle(), the sweep). */
   private track(processId: string, job: Promise<void>): Promise<void> {
     this.inFlight.add(job);
@@ -200,14 +218,12 @@ export class TurnRunner {
       .then(() => void this.schedule(turn.tenantId, turn.processId)).catch((err: unknown) => this.deps.onError?.(err, `recovering turn ${turn.id}`)));
   }
 
-  /** On the turn's lane: a stale RUNNING turn becomes INTERRUPTED, its input back in the inbox, a turn requested. */
+  /** On the turn's lane: a stale RUNNING turn becomes INTERRUPTED with its TurnFailed, its input back in the inbox, a turn requested. */
   private async interrupt(turn: Turn): Promise<void> {
-    const { store, processes } = this.deps;
-    const interrupted = await store.finishTurn(turn.tenantId, turn.id, { status: 'INTERRUPTED', errorCode: 'INTERRUPTED', errorMessage: 'The server stopped during the turn; its input is back in the inbox.' });
-    if (!interrupted) return;
-    await new TurnEventSink(store, this.deps.bus, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id })
-      .emit('TurnFailed', { code: 'INTERRUPTED', message: 'The server stopped during the turn; it runs again.' });
-    await processes.deps.store.update(turn.tenantId, turn.processId, (p) => (p.turnRequestedAt ? null : { turnRequestedAt: new Date() }));
+    await new TurnEventSink(this.deps.store, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id }).finish({
+      status: 'INTERRUPTED', errorCode: 'INTERRUPTED', errorMessage: 'The server stopped during the turn; its input is back in the inbox.',
+      end: { type: 'TurnFailed', payload: { code: 'INTERRUPTED', message: 'The server stopped during the turn; it runs again.' } },
+    });
   }
 
   /** What the model would see next, without calling it (the inbox counts as the next messages). */
@@ -229,7 +245,7 @@ export class TurnRunner {
     const begun = await store.beginTurn(tenantId, processId, process.engine);
     if (!begun) return null;
     const { turn, taken } = begun;
-    const sink = new TurnEventSink(store, this.deps.bus, { tenantId, processId, turnId: turn.id });
+    const sink = new TurnEventSink(store, { tenantId, processId, turnId: turn.id });
     const text = new TextBatcher((chunk) => sink.emit('TextDelta', { text: chunk }));
     try {
       await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
@@ -260,7 +276,6 @@ export class TurnRunner {
       const replaced = { toolResults: 0, modelOutput: 0 };
       const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal, replaced);
       await text.flush();
-      await store.finishTurn(tenantId, turn.id, { status: 'FINISHED', finishReason: result.finishReason, usage: result.usage, openSkillsBefore: running.openSkills });
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
       const picks = composition.openSkills;
       // The process after the turn's writes: each write answers it, so it is read at most once here.
@@ -283,23 +298,47 @@ export class TurnRunner {
         const queued = await processes.queue(current, follow.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content })), 'A completion guard asked to continue.');
         current = queued.process;
       }
-      await sink.emit('TurnFinished', {
-        finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length,
-        openSkills: { open: [...picks.open], opened: picks.opened, closed: picks.closed },
-        ...(replaced.toolResults + replaced.modelOutput > 0 ? { replacedCharacters: replaced } : {}),
-        private: composition.privacy,
+      // The final state and TurnFinished in one write (issue 14): a turn ends once, with its event.
+      const ended = await sink.finish({
+        status: 'FINISHED', finishReason: result.finishReason, usage: result.usage, openSkillsBefore: running.openSkills,
+        end: { type: 'TurnFinished', payload: {
+          finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length,
+          openSkills: { open: [...picks.open], opened: picks.opened, closed: picks.closed },
+          ...(replaced.toolResults + replaced.modelOutput > 0 ? { replacedCharacters: replaced } : {}),
+          private: composition.privacy,
+        } },
       });
       // A worker that a guard keeps going reports when it really stops.
-      return follow.length > 0 ? null : { process: current, result };
+      return ended && follow.length === 0 ? { process: current, result } : null;
     } catch (err) {
       await text.flush().catch(() => undefined);
-      const code = err instanceof DomainError ? err.code : 'INTERNAL';
-      const message = toStorable(err instanceof Error ? err.message : String(err)).text;
-      await store.finishTurn(tenantId, turn.id, { status: 'FAILED', errorCode: code, errorMessage: message });
-      await sink.emit('TurnFailed', { code, message, inboxKept: true }).catch((e: unknown) => this.deps.onError?.(e, `TurnFailed of ${turn.id}`));
-      if (!(err instanceof DomainError)) this.deps.onError?.(err, `turn ${turn.id}`);
+      await this.fail(sink, turn, taken, err);
       return null;
     }
+  }
+
+  /**
+   * A turn that failed: its input back in the inbox with the attempt counted and its retry
+   * requested after a backoff, or marked failed once it failed the same way too often (turn-retry.ts);
+   * the final state and TurnFailed in one write. When even that write fails (the database is
+   * gone), the turn stays RUNNING: once this lane's lease is released, the sweep interrupts it
+   * and runs it again.
+   */
+  private async fail(sink: TurnEventSink, turn: Turn, taken: readonly TakenMessage[], err: unknown): Promise<void> {
+    const code = err instanceof DomainError ? err.code : 'INTERNAL';
+    const message = toStorable(err instanceof Error ? err.message : String(err)).text;
+    const restore = planRestore(taken, { code, message, counts: !(this.deps.isTransient?.(err) ?? false) }, this.deps.retry);
+    const failedMessages = restore.messages.filter((m) => m.failed).map((m) => m.id);
+    const ended = await sink.finish({
+      status: 'FAILED', errorCode: code, errorMessage: message, restore,
+      end: { type: 'TurnFailed', payload: { code, message, inboxKept: true, retryInMs: restore.retryInMs, ...(failedMessages.length > 0 ? { failedMessages } : {}) } },
+    }).catch((e: unknown) => {
+      this.deps.onError?.(e, `ending failed turn ${turn.id}`);
+      return false;
+    });
+    // The retry is requested in the database (any instance's sweep runs it when due); this instance runs it on time.
+    if (ended && restore.retryInMs !== null) this.retryLater(turn.tenantId, turn.processId, restore.retryInMs);
+    if (!(err instanceof DomainError)) this.deps.onError?.(err, `turn ${turn.id}`);
   }
 
   private async runEngine(

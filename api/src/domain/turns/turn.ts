@@ -1,5 +1,6 @@
 import type { FinishReason, ModelUsage } from '../llm/model-provider';
 import type { MessageSender } from '../processes/process';
+import type { InputRestore } from './turn-retry';
 
 /**
  * Turns (DESIGN §1, issue 5): one turn takes the process's pending inbox, composes, calls the model
@@ -31,6 +32,10 @@ export interface TakenMessage {
   readonly senderName: string;
   readonly content: string;
   readonly createdAt: string;
+  /** Turns that failed on it before (issue 14: retried with backoff, marked failed at the cap). */
+  readonly attempts?: number;
+  /** The last failure, `CODE: message`. */
+  readonly failure?: string | null;
 }
 
 export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
@@ -99,4 +104,11 @@ export interface TurnOutcome {
   readonly usage?: ModelUsage | null;
   readonly errorCode?: string | null;
   readonly errorMessage?: string | null;
+  /**
+   * The one event that ends the turn (TurnFinished or TurnFailed), written and announced with the
+   * final state — in the same transaction, so a turn never ends twice or without its event (issue 14).
+   */
+  readonly end?: NewTurnEvent;
+  /** FAILED / INTERRUPTED: how the input goes back (attempts, failed messages, the retry's time). */
+  readonly restore?: InputRestore;
 }

@@ -73,6 +73,7 @@ export type ChildSpawnedEvent = ProcessEvent & {
   readonly at: Scalars['DateTime']['output'];
   readonly childId: Scalars['ID']['output'];
   readonly childName: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly skill: Scalars['String']['output'];
   readonly type: ProcessEventType;
@@ -137,6 +138,7 @@ export type CommandFailedEvent = ProcessEvent & {
   readonly at: Scalars['DateTime']['output'];
   readonly command: Scalars['String']['output'];
   readonly error: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly type: ProcessEventType;
   readonly verb: Scalars['String']['output'];
@@ -147,6 +149,7 @@ export type CommandRanEvent = ProcessEvent & {
   readonly at: Scalars['DateTime']['output'];
   readonly command: Scalars['String']['output'];
   readonly detail: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly type: ProcessEventType;
   readonly verb: Scalars['String']['output'];
@@ -230,6 +233,7 @@ export type GuardRanEvent = ProcessEvent & {
   /** { kind, message } when it failed (fail-open). */
   readonly failed?: Maybe<Scalars['JSON']['output']>;
   readonly guard: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly point: Scalars['String']['output'];
   readonly processId: Scalars['ID']['output'];
   /** Why it did not run, e.g. the round cap. */
@@ -280,6 +284,7 @@ export type Manual = {
 export type MessageQueuedEvent = ProcessEvent & {
   readonly __typename?: 'MessageQueuedEvent';
   readonly at: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly messageId: Scalars['ID']['output'];
   readonly preview: Scalars['String']['output'];
   readonly processId: Scalars['ID']['output'];
@@ -441,8 +446,14 @@ export type MutationSubmitClientToolResultArgs = {
 
 export type PendingMessage = {
   readonly __typename?: 'PendingMessage';
+  /** Turns that failed on this message so far; a failed turn's input is retried with backoff. */
+  readonly attempts: Scalars['Int']['output'];
   readonly content: Scalars['String']['output'];
   readonly createdAt: Scalars['DateTime']['output'];
+  /** Set once the message failed VANCE_TURN_MAX_ATTEMPTS times the same way: no turn takes it any more. */
+  readonly failedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The last failure, `CODE: message`. */
+  readonly failure?: Maybe<Scalars['String']['output']>;
   readonly id: Scalars['ID']['output'];
   /** USER, SKILL, GUARD or PROCESS. */
   readonly sender: Scalars['String']['output'];
@@ -490,6 +501,8 @@ export type Process = {
 
 export type ProcessEvent = {
   readonly at: Scalars['DateTime']['output'];
+  /** The stored event's id (increasing): resume after it with processEvents(afterEventId). */
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly type: ProcessEventType;
 };
@@ -510,6 +523,7 @@ export type ProcessSpawnedEvent = ProcessEvent & {
   readonly __typename?: 'ProcessSpawnedEvent';
   readonly at: Scalars['DateTime']['output'];
   readonly engine: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly name: Scalars['String']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly recipe?: Maybe<Scalars['String']['output']>;
@@ -979,6 +993,7 @@ export type SkillActivatedEvent = ProcessEvent & {
   readonly args?: Maybe<Scalars['String']['output']>;
   readonly at: Scalars['DateTime']['output'];
   readonly fromRecipe: Scalars['Boolean']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly oneShot: Scalars['Boolean']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly reason: Scalars['String']['output'];
@@ -1021,6 +1036,7 @@ export type SkillClear = {
 export type SkillClearedEvent = ProcessEvent & {
   readonly __typename?: 'SkillClearedEvent';
   readonly at: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly reason: Scalars['String']['output'];
   readonly skill: Scalars['String']['output'];
@@ -1062,6 +1078,7 @@ export type SkillRefusedEvent = ProcessEvent & {
   readonly __typename?: 'SkillRefusedEvent';
   readonly at: Scalars['DateTime']['output'];
   readonly code: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly reason: Scalars['String']['output'];
   readonly skill: Scalars['String']['output'];
@@ -1145,7 +1162,7 @@ export type Subscription = {
    * the tenant's VANCE layer and the caller's own USER layer. Without `project`: VANCE and USER.
    */
   readonly documentChanged: DocumentChangedEvent;
-  /** Everything that happens to a process the caller may see. */
+  /** Everything that happens to a process the caller may see: the stored events after afterEventId (none when omitted), then live ones — no gap, no duplicate. */
   readonly processEvents: ProcessEvent;
   /** Persisted events after afterEventId, then live ones: no gap, no duplicate. */
   readonly turnEvents: TurnEvent;
@@ -1163,6 +1180,7 @@ export type SubscriptionDocumentChangedArgs = {
 
 
 export type SubscriptionProcessEventsArgs = {
+  afterEventId?: InputMaybe<Scalars['ID']['input']>;
   processId: Scalars['ID']['input'];
 };
 
@@ -1247,6 +1265,7 @@ export type TurnPreview = {
 export type TurnScheduledEvent = ProcessEvent & {
   readonly __typename?: 'TurnScheduledEvent';
   readonly at: Scalars['DateTime']['output'];
+  readonly id: Scalars['ID']['output'];
   readonly processId: Scalars['ID']['output'];
   readonly reason: Scalars['String']['output'];
   readonly type: ProcessEventType;
@@ -1528,6 +1547,7 @@ export type ChildSpawnedEventResolvers<ContextType = GraphQLContext, ParentType 
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   childId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   childName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
@@ -1569,6 +1589,7 @@ export type CommandFailedEventResolvers<ContextType = GraphQLContext, ParentType
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   error?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1579,6 +1600,7 @@ export type CommandRanEventResolvers<ContextType = GraphQLContext, ParentType ex
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   detail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1644,6 +1666,7 @@ export type GuardRanEventResolvers<ContextType = GraphQLContext, ParentType exte
   continued?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   failed?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   guard?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   point?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   skipped?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1678,6 +1701,7 @@ export type ManualResolvers<ContextType = GraphQLContext, ParentType extends Res
 
 export type MessageQueuedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MessageQueuedEvent'] = ResolversParentTypes['MessageQueuedEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   messageId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   preview?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1707,8 +1731,11 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 };
 
 export type PendingMessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PendingMessage'] = ResolversParentTypes['PendingMessage']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  failedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  failure?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   sender?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   senderName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1751,6 +1778,7 @@ export type ProcessEventResolvers<ContextType = GraphQLContext, ParentType exten
 export type ProcessSpawnedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessSpawnedEvent'] = ResolversParentTypes['ProcessSpawnedEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1969,6 +1997,7 @@ export type SkillActivatedEventResolvers<ContextType = GraphQLContext, ParentTyp
   args?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   fromRecipe?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   oneShot?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1999,6 +2028,7 @@ export type SkillClearResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type SkillClearedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillClearedEvent'] = ResolversParentTypes['SkillClearedEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2034,6 +2064,7 @@ export type SkillReferenceDocResolvers<ContextType = GraphQLContext, ParentType 
 export type SkillRefusedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillRefusedEvent'] = ResolversParentTypes['SkillRefusedEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2133,6 +2164,7 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
 
 export type TurnScheduledEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TurnScheduledEvent'] = ResolversParentTypes['TurnScheduledEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;

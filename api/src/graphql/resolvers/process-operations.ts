@@ -1,9 +1,7 @@
 import { InvalidInputError } from '../../domain/errors';
 import { jsonObject } from '../json-argument';
-import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../../domain/processes/process-event';
-import { mayReceiveProcessEvent } from '../../domain/processes/owner-view';
+import { mapAsyncIterator } from '../../domain/shared/push-iterator';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
-import { eventStream } from '../event-stream';
 import type { ProcessEventModel } from '../models';
 
 export const processQueries: QueryResolvers = {
@@ -28,12 +26,10 @@ export const processMutations: MutationResolvers = {
 export const processSubscriptions: SubscriptionResolvers = {
   processEvents: {
     // The access check comes first: a process the caller may not see is NOT_FOUND before anything streams.
-    subscribe: async (_p, { processId }, ctx) => {
-      const principal = await ctx.principal();
-      const process = await ctx.services.processes.get(principal, processId);
-      return eventStream<ProcessEventEnvelope, { processEvents: ProcessEventModel }>(ctx.services.bus, PROCESS_EVENTS_TOPIC, (e) =>
-        e.processId === process.id && e.tenantId === process.tenantId && mayReceiveProcessEvent(principal, process, e.event)
-          ? { processEvents: { ...e.event, processId: e.processId, at: e.at } } : null);
+    // Stored events after afterEventId, then live ones (issue 14): no gap, no duplicate.
+    subscribe: async (_p, { processId, afterEventId }, ctx) => {
+      const events = await ctx.services.processes.events(await ctx.principal(), processId, afterEventId ?? null);
+      return mapAsyncIterator(events, (e): { processEvents: ProcessEventModel } => ({ processEvents: { ...e.event, id: e.id, processId: e.processId, at: e.at } }));
     },
   },
 };

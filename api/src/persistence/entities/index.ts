@@ -3,6 +3,7 @@ import { ApiTokenEntity } from './api-token.entity';
 import { DocumentVersionEntity } from './document-version.entity';
 import { DocumentEntity } from './document.entity';
 import { MessageEntity, type MessageRole } from './message.entity';
+import { ProcessEventEntity } from './process-event.entity';
 import { ProcessInboxEntity } from './process-inbox.entity';
 import { ProcessEntity } from './process.entity';
 import { ProjectMemberEntity } from './project-member.entity';
@@ -20,6 +21,7 @@ export {
   DocumentVersionEntity,
   MessageEntity,
   ProcessEntity,
+  ProcessEventEntity,
   ProcessInboxEntity,
   ProjectEntity,
   ProjectMemberEntity,
@@ -44,6 +46,7 @@ export const ENTITIES = [
   SessionEntity,
   ProcessEntity,
   ProcessInboxEntity,
+  ProcessEventEntity,
   MessageEntity,
   TurnEntity,
   TurnEventEntity,

@@ -26,6 +26,17 @@ export class ProcessInboxEntity {
   @Column({ type: 'text' })
   content!: string;
 
+  /** Turns that failed or were interrupted on this message (issue 14: retried with backoff, then marked failed). */
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
+
+  /** Set once the message failed too often: no turn takes it any more. */
+  @Column({ name: 'failed_at', type: 'timestamptz', nullable: true })
+  failedAt!: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  failure!: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -94,7 +94,7 @@ export class FakeProcesses implements ProcessToolService {
 
   async pending(_principal: Principal, processId: string): Promise<PendingMessage[]> {
     return this.queued.filter((q) => q.processId === processId).flatMap((q) => q.messages.map((m, i) => ({
-      id: `${processId}-${i}`, processId, sender: m.sender, senderName: m.senderName, content: m.content, createdAt: new Date(),
+      id: `${processId}-${i}`, processId, sender: m.sender, senderName: m.senderName, content: m.content, createdAt: new Date(), attempts: 0, failure: null, failedAt: null,
     })));
   }
 }

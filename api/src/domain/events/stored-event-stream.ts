@@ -1,0 +1,58 @@
+import type { EventBus } from './event-bus';
+import { PushIterator } from '../shared/push-iterator';
+
+/** Where a stream's events come from: the bus for live ones, the store for the backlog. */
+export interface StoredEventSource<Envelope, Event extends { readonly id: string }> {
+  readonly topic: string;
+  /** Whether a bus envelope belongs to this stream (its process, its tenant). */
+  matches(envelope: Envelope): boolean;
+  /** The event of an envelope; loaded by id when the envelope came without it (too large for a NOTIFY). */
+  complete(envelope: Envelope): Promise<Event | null>;
+  /** Stored events after `afterEventId` (all when null), oldest first. */
+  backlog(afterEventId: string | null): Promise<readonly Event[]>;
+}
+
+/**
+ * Stored events for a subscriber (turn events, process events): first those after `afterEventId`,
+ * then the live stream, with no gap and no duplicate. The bus subscription comes FIRST; live
+ * envelopes are handled on one promise chain that starts with the backlog query, so they wait
+ * behind it, and any id ≤ the last one delivered is dropped. Bounded buffer for slow subscribers.
+ *
+ * When the bus says events may have been missed (its LISTEN connection was lost and is back, issue
+ * 14), the stream reads the stored events after the last one it delivered, on the same chain, so
+ * what was published meanwhile arrives in order before anything newer — no gap, no resubscribe.
+ */
+export function storedEventStream<Envelope, Event extends { readonly id: string }>(
+  bus: EventBus, source: StoredEventSource<Envelope, Event>, afterEventId: string | null, maxBuffered = 10_000,
+): AsyncIterableIterator<Event> {
+  const stream = new PushIterator<Event>(maxBuffered);
+  let last = toBigInt(afterEventId);
+  const deliver = (event: Event) => {
+    const id = BigInt(event.id);
+    if (stream.closed || id <= last) return;
+    last = id;
+    stream.push(event);
+  };
+  let chain: Promise<void> = Promise.resolve();
+  stream.onClose(bus.subscribe<Envelope>(source.topic, (envelope) => {
+    if (!source.matches(envelope)) return;
+    chain = chain.then(async () => {
+      if (stream.closed) return;
+      const event = await source.complete(envelope);
+      if (event) deliver(event);
+    }).catch(() => undefined);
+  }));
+  const readBacklog = (): void => {
+    chain = chain.then(async () => {
+      if (stream.closed) return;
+      for (const event of await source.backlog(last > 0n ? last.toString() : afterEventId)) deliver(event);
+    }).catch(() => undefined);
+  };
+  stream.onClose(bus.onMissedEvents(readBacklog));
+  readBacklog();
+  return stream;
+}
+
+function toBigInt(id: string | null): bigint {
+  return id !== null && /^\d{1,18}$/.test(id) ? BigInt(id) : 0n;
+}
