@@ -35,8 +35,11 @@ export type SkillCommandResult =
   | { readonly kind: 'CLEAR'; readonly clear: ClearResult; readonly message: string }
   | { readonly kind: 'LIST'; readonly process: Process; readonly skills: readonly SkillListing[]; readonly message: string };
 
-/** A pre-turn hook: which skills the message triggers (seed 000 §4a); the service activates them one-shot. */
+/** Which skills a message triggers (seed 000 §4a); beforeTurn activates them one-shot. */
 export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly { readonly skill: string; readonly reason: string }[]>;
+
+/** Adds a message to the input of the turn running on the lane (beforeTurn). */
+export type TurnInput = (message: NewPendingMessage) => Promise<void>;
 
 /**
  * After engine commands ran on the lane (activate:/deactivate: steps): the `command` completion guards
@@ -144,36 +147,48 @@ export class SkillActivationService {
   }
 
   /**
-   * Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. The
-   * owner's alone (owner-view.ts, rule 2). A message that fires no trigger is stored and its turn
-   * requested at once, beside a running turn (issue 14: it waited on the lane behind it, 20 s while
-   * the turn waited on a client tool). One that fires a trigger takes the lane: its one-shot
-   * activation must come after the running turn's one-shot clean-up, or that would clear it.
+   * Stores the user message and requests its turn, in one statement, beside a running turn (issue
+   * 14: it waited on the lane behind it, 20 s while the turn waited on a client tool). The owner's
+   * alone (owner-view.ts, rule 2). Its auto-triggers run in the turn that takes it (beforeTurn).
    */
   async sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
     const { processes } = this.deps;
-    // First: the trigger scan below reads the whole text, and a refusal must change nothing (issue 13).
+    // First: a refusal must change nothing, and nothing should read an over-long text (issue 13).
     checkMessageLength(text);
     const process = await processes.get(principal, processId);
     if (process.status !== 'IDLE') throw new ProcessNotActiveError(process.name, process.status);
     if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
-    if (!this.deps.triggers || (await this.deps.triggers(process, await processes.scopeOf(process), text)).length === 0) {
-      const { queued } = await processes.queue(process, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
-      return queued[0]!;
-    }
-    return processes.onLane(principal, processId, async (process) => {
-      if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
-      let current = process;
-      if (this.deps.triggers) {
-        const scope = await processes.scopeOf(process);
-        for (const match of await this.deps.triggers(process, scope, text)) {
-          const activated = await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }).catch(() => null);
-          if (activated) current = activated.process;
+    const { queued } = await processes.queue(process, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
+    return queued[0]!;
+  }
+
+  /**
+   * The pre-turn hook (seed 000 §4a, DESIGN §1), called by the turn runner on the process lane right
+   * after the turn took its input and before it composes: each taken USER message's auto-triggers,
+   * in order, activated one-shot as the turn's owner (`principal`), so the skills are on for exactly
+   * this turn and afterTurn clears them. Here, not in sendMessage: an activation beside a running turn
+   * would be cleared by that turn's clean-up, and waiting on the lane for it kept sendMessage behind a
+   * turn for as long as it ran (issue 14). A refusal is a SKILL_REFUSED event and the turn goes on
+   * (seed 000 §4a); what an activation queues (its `action:`, a shot skill's body, a command guard's
+   * follow-up) joins this turn's input through `addInput`, as it joined the message's turn before.
+   */
+  async beforeTurn(principal: Principal, process: Process, taken: readonly Pick<NewPendingMessage, 'sender' | 'content'>[], addInput: TurnInput): Promise<Process> {
+    const { triggers, processes } = this.deps;
+    const messages = taken.filter((m) => m.sender === 'USER');
+    if (!triggers || messages.length === 0) return process;
+    const scope = await processes.scopeOf(process);
+    let current = process;
+    for (const message of messages) {
+      for (const match of await triggers(current, scope, message.content)) {
+        try {
+          current = (await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }, addInput)).process;
+        } catch (err) {
+          // A refusal was reported as SKILL_REFUSED; anything else (a lost lease, the database) fails the turn.
+          if (!(err instanceof DomainError)) throw err;
         }
       }
-      const { queued } = await processes.queue(current, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
-      return queued[0]!;
-    });
+    }
+    return current;
   }
 
   private async listFor(principal: Principal, process: Process): Promise<SkillListing[]> {
@@ -185,7 +200,8 @@ export class SkillActivationService {
       .map((skill) => ({ skill, active: active.has(skill.name) }));
   }
 
-  private async activateOnLane(principal: Principal, process: Process, name: string, args: string | null, once: boolean, origin: ActivationOrigin): Promise<ActivationResult> {
+  /** `into`: the running turn's input takes what the activation queues (beforeTurn); without it, the inbox does. */
+  private async activateOnLane(principal: Principal, process: Process, name: string, args: string | null, once: boolean, origin: ActivationOrigin, into?: TurnInput): Promise<ActivationResult> {
     const { processes } = this.deps;
     const scope = await processes.scopeFor(principal, process);
     const plan = await this.refusing(principal, process, scope, name, async () => {
@@ -207,6 +223,10 @@ export class SkillActivationService {
       await processes.deps.events.emit(process, ...markPrivate([{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` }], isPrivate));
     }
     const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
+    if (into) {
+      for (const message of [...plan.messages, ...followUps]) await into(message);
+      return { process: updated, outcome: plan.kind, reason: plan.reason, child: null };
+    }
     const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
     return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };
   }
