@@ -91,6 +91,9 @@ describe.each(testDatabases())('sendMessage while the process runs a turn ($name
     // Nothing is activated beside the running turn: its clean-up cannot clear what is not there yet.
     const meanwhile = (await t.gql(`query P($id: ID!) { process(id: $id) { activeSkills { name } pending { content } } }`, { id })).data!.process;
     expect(meanwhile).toEqual({ activeSkills: [], pending: [{ content: 'how do I deploy this?' }] });
+    // The preview of the next turn shows what its pre-turn hook will activate, and writes nothing.
+    const preview = (await t.gql(`query V($id: ID!) { composeTurnPreview(processId: $id) { sections { text } } }`, { id })).data!.composeTurnPreview;
+    expect(preview.sections.map((x: { text: string }) => x.text).join('\n')).toContain('Say how to deploy.');
 
     expect((await t.gql(`mutation S($s: ID!, $c: ID!) { submitClientToolResult(sessionId: $s, callId: $c, result: "done") }`, { s, c: call.callId })).data?.submitClientToolResult).toBe(true);
     expect(await turnEnds).toBe('the running turn ended');

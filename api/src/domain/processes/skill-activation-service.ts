@@ -35,8 +35,15 @@ export type SkillCommandResult =
   | { readonly kind: 'CLEAR'; readonly clear: ClearResult; readonly message: string }
   | { readonly kind: 'LIST'; readonly process: Process; readonly skills: readonly SkillListing[]; readonly message: string };
 
-/** Which skills a message triggers (seed 000 §4a); beforeTurn activates them one-shot. */
-export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly { readonly skill: string; readonly reason: string }[]>;
+/** Which skills a message triggers (seed 000 §4a), each with its reason; beforeTurn activates them one-shot. */
+export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly TriggeredSkill[]>;
+export interface TriggeredSkill {
+  readonly skill: string;
+  readonly reason: string;
+}
+
+/** A message a turn takes (or, for a preview, will take): only USER messages fire triggers. */
+export type TurnMessage = Pick<NewPendingMessage, 'sender' | 'content'>;
 
 /** Adds a message to the input of the turn running on the lane (beforeTurn). */
 export type TurnInput = (message: NewPendingMessage) => Promise<void>;
@@ -172,21 +179,43 @@ export class SkillActivationService {
    * (seed 000 §4a); what an activation queues (its `action:`, a shot skill's body, a command guard's
    * follow-up) joins this turn's input through `addInput`, as it joined the message's turn before.
    */
-  async beforeTurn(principal: Principal, process: Process, taken: readonly Pick<NewPendingMessage, 'sender' | 'content'>[], addInput: TurnInput): Promise<Process> {
+  async beforeTurn(principal: Principal, process: Process, taken: readonly TurnMessage[], addInput: TurnInput): Promise<Process> {
+    return this.eachTrigger(process, taken, async (current, match) => {
+      try {
+        return (await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }, addInput)).process;
+      } catch (err) {
+        // A refusal was reported as SKILL_REFUSED; anything else (a lost lease, the database) fails the turn.
+        if (err instanceof DomainError) return current;
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * The process as beforeTurn would leave it for `pending` (composeTurnPreview: the inbox is the next
+   * turn's input), planned by the same SkillSteer and applied to a copy: nothing written, no event.
+   */
+  async previewBeforeTurn(process: Process, pending: readonly TurnMessage[]): Promise<Process> {
+    return this.eachTrigger(process, pending, async (current, match) => {
+      const request = { name: match.skill, args: null, once: true, origin: { kind: 'TRIGGER', reason: match.reason } as const, actor: '_preview' };
+      const plan = await this.deps.steer.planActivation(current, await this.deps.processes.scopeOf(current), request).catch((err: unknown) => {
+        if (err instanceof DomainError) return null;
+        throw err;
+      });
+      const patch = plan?.patch(current);
+      return patch ? { ...current, ...patch } : current;
+    });
+  }
+
+  /** Each USER message's trigger matches in order, against the process as the earlier ones left it (seed 000 §4a). */
+  private async eachTrigger(process: Process, messages: readonly TurnMessage[], activate: (current: Process, match: TriggeredSkill) => Promise<Process>): Promise<Process> {
     const { triggers, processes } = this.deps;
-    const messages = taken.filter((m) => m.sender === 'USER');
-    if (!triggers || messages.length === 0) return process;
+    const user = messages.filter((m) => m.sender === 'USER');
+    if (!triggers || user.length === 0) return process;
     const scope = await processes.scopeOf(process);
     let current = process;
-    for (const message of messages) {
-      for (const match of await triggers(current, scope, message.content)) {
-        try {
-          current = (await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }, addInput)).process;
-        } catch (err) {
-          // A refusal was reported as SKILL_REFUSED; anything else (a lost lease, the database) fails the turn.
-          if (!(err instanceof DomainError)) throw err;
-        }
-      }
+    for (const message of user) {
+      for (const match of await triggers(current, scope, message.content)) current = await activate(current, match);
     }
     return current;
   }

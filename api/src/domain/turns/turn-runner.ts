@@ -213,7 +213,9 @@ export class TurnRunner {
   /** What the model would see next, without calling it (the inbox counts as the next messages). */
   async preview(process: Process): Promise<TurnComposition> {
     const pending = await this.deps.processes.deps.store.listPending(process.tenantId, process.id);
-    return this.composer.compose(process, this.engineOf(process), pending.map((m) => m.content));
+    // With the skills the turn's pre-turn hook would activate for them (nothing written here).
+    const next = await this.deps.activation.previewBeforeTurn(process, pending);
+    return this.composer.compose(next, this.engineOf(process), pending.map((m) => m.content));
   }
 
   private engineOf(process: Process): Engine {
