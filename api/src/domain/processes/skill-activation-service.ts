@@ -9,6 +9,7 @@ import type { NewPendingMessage } from './process-store';
 import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
 import { ProcessNotActiveError } from './errors';
+import { eachTrigger, previewTriggers, type TriggerHook, type TurnInput, type TurnMessage } from './pre-turn-triggers';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
 
@@ -35,18 +36,7 @@ export type SkillCommandResult =
   | { readonly kind: 'CLEAR'; readonly clear: ClearResult; readonly message: string }
   | { readonly kind: 'LIST'; readonly process: Process; readonly skills: readonly SkillListing[]; readonly message: string };
 
-/** Which skills a message triggers (seed 000 §4a), each with its reason; beforeTurn activates them one-shot. */
-export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly TriggeredSkill[]>;
-export interface TriggeredSkill {
-  readonly skill: string;
-  readonly reason: string;
-}
-
-/** A message a turn takes (or, for a preview, will take): only USER messages fire triggers. */
-export type TurnMessage = Pick<NewPendingMessage, 'sender' | 'content'>;
-
-/** Adds a message to the input of the turn running on the lane (beforeTurn). */
-export type TurnInput = (message: NewPendingMessage) => Promise<void>;
+export type { TriggerHook } from './pre-turn-triggers';
 
 /**
  * After engine commands ran on the lane (activate:/deactivate: steps): the `command` completion guards
@@ -180,7 +170,7 @@ export class SkillActivationService {
    * follow-up) joins this turn's input through `addInput`, as it joined the message's turn before.
    */
   async beforeTurn(principal: Principal, process: Process, taken: readonly TurnMessage[], addInput: TurnInput): Promise<Process> {
-    return this.eachTrigger(process, taken, async (current, match) => {
+    return eachTrigger(this.deps.triggers, () => this.deps.processes.scopeOf(process), process, taken, async (current, match) => {
       try {
         return (await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }, addInput)).process;
       } catch (err) {
@@ -191,33 +181,9 @@ export class SkillActivationService {
     });
   }
 
-  /**
-   * The process as beforeTurn would leave it for `pending` (composeTurnPreview: the inbox is the next
-   * turn's input), planned by the same SkillSteer and applied to a copy: nothing written, no event.
-   */
+  /** What beforeTurn would activate for the inbox, on a copy of the process (composeTurnPreview; pre-turn-triggers.ts). */
   async previewBeforeTurn(process: Process, pending: readonly TurnMessage[]): Promise<Process> {
-    return this.eachTrigger(process, pending, async (current, match) => {
-      const request = { name: match.skill, args: null, once: true, origin: { kind: 'TRIGGER', reason: match.reason } as const, actor: '_preview' };
-      const plan = await this.deps.steer.planActivation(current, await this.deps.processes.scopeOf(current), request).catch((err: unknown) => {
-        if (err instanceof DomainError) return null;
-        throw err;
-      });
-      const patch = plan?.patch(current);
-      return patch ? { ...current, ...patch } : current;
-    });
-  }
-
-  /** Each USER message's trigger matches in order, against the process as the earlier ones left it (seed 000 §4a). */
-  private async eachTrigger(process: Process, messages: readonly TurnMessage[], activate: (current: Process, match: TriggeredSkill) => Promise<Process>): Promise<Process> {
-    const { triggers, processes } = this.deps;
-    const user = messages.filter((m) => m.sender === 'USER');
-    if (!triggers || user.length === 0) return process;
-    const scope = await processes.scopeOf(process);
-    let current = process;
-    for (const message of user) {
-      for (const match of await triggers(current, scope, message.content)) current = await activate(current, match);
-    }
-    return current;
+    return previewTriggers(this.deps.steer, this.deps.triggers, () => this.deps.processes.scopeOf(process), process, pending);
   }
 
   private async listFor(principal: Principal, process: Process): Promise<SkillListing[]> {
@@ -253,7 +219,10 @@ export class SkillActivationService {
     }
     const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
     if (into) {
-      for (const message of [...plan.messages, ...followUps]) await into(message);
+      const messages = [...plan.messages, ...followUps];
+      // The inbox's limit holds for the turn's input too (a rendered action may be longer).
+      for (const message of messages) checkMessageLength(message.content);
+      for (const message of messages) await into(message);
       return { process: updated, outcome: plan.kind, reason: plan.reason, child: null };
     }
     const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
