@@ -222,30 +222,80 @@ describe.each(testDatabases())('one-shot skills after a turn ($name)', (driver) 
   });
 });
 
-describe.each(testDatabases())('auto-triggers on sendMessage ($name)', (driver) => {
+// Issue 14, item 5: the auto-triggers of a message run as the pre-turn hook of the turn that takes it
+// (seed 000 §4a), no longer inside sendMessage — before, this test read the activation off the process
+// right after sendMessage, with no turn running; now it is seen where it takes effect: in that turn.
+describe.each(testDatabases())('auto-triggers of a message, in the turn that answers it ($name)', (driver) => {
   let db: Database;
   let t: TestVance;
   let id: string;
+  type Steer = { type: string; skill?: string; oneShot?: boolean; reason?: string };
+  let steering: ReturnType<typeof collect<{ processEvents: Steer }>>;
+  let turnEvents: ReturnType<typeof collect<{ turnEvents: { type: string; turnId: string; payload: any } }>>;
   beforeAll(async () => {
     db = await driver.open();
-    t = await startTestVance(db, {}, { runTurns: false });
+    t = await startTestVance(db);
     await t.gql(`mutation { createProject(name: "ops") { id } }`);
     await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/deployer/SKILL.md', content: skill('deployer', 'triggers:\n  - type: KEYWORDS\n    keywords: [deploy, rollout]\n    minMatch: 1\n') });
     await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/reviewer/SKILL.md', content: skill('reviewer', 'triggers:\n  - type: PATTERN\n    pattern: "(?i)schau.*(diff|pr)"\ndisable-model-invocation: true\n') });
+    await t.gql(PUT, { layer: 'VANCE', path: '_vance/skills/announcer/SKILL.md', content: skill('announcer', 'triggers:\n  - type: KEYWORDS\n    keywords: [release]\naction: "Announce the release."\n') });
     id = (await t.gql(SPAWN, { input: { project: 'ops', recipe: 'default' } })).data!.spawnProcess.id;
+    steering = await t.bus.listening(PROCESS_EVENTS_TOPIC, () => collect<{ processEvents: Steer }>(t.ws(), `subscription P($id: ID!) { processEvents(processId: $id) { type
+      ... on SkillActivatedEvent { skill oneShot reason } ... on SkillClearedEvent { skill reason } ... on SkillRefusedEvent { skill reason } } }`, { id }));
+    turnEvents = await t.bus.listening('turn_events', () => collect<{ turnEvents: { type: string; turnId: string; payload: any } }>(t.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type turnId payload } }`, { id }));
   });
   afterAll(async () => {
+    steering?.stop();
+    turnEvents?.stop();
     await t?.close();
     await db?.close();
   });
 
-  it('activates a matching skill one-shot with its reason, never a model-disabled one, never inside a longer word', async () => {
-    await t.gql(`mutation { sendMessage(processId: "${id}", text: "Please redeploy nothing; Schau dir den Diff an") { id } }`);
+  /** Sends `text` and resolves with its turn's events. */
+  async function send(text: string): Promise<{ sent: unknown; turn: { type: string; turnId: string; payload: any }[] }> {
+    const sent = (await t.gql(`mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { sender content } }`, { id, text })).data?.sendMessage;
+    const turn: { type: string; turnId: string; payload: any }[] = [];
+    while (turn.at(-1)?.type !== 'TurnFinished') turn.push((await turnEvents.next()).data!.turnEvents);
+    return { sent, turn };
+  }
+
+  /** The SKILL_* process events from the last read up to and including the first one `last` accepts. */
+  async function skillEventsUntil(last: (e: Steer) => boolean): Promise<Steer[]> {
+    const seen: Steer[] = [];
+    while (!seen.some(last)) {
+      const e = (await steering.next()).data!.processEvents;
+      if (e.type.startsWith('SKILL_')) seen.push(e);
+    }
+    return seen;
+  }
+
+  it('activates a matching skill one-shot with its reason for the turn, never a model-disabled one, never inside a longer word', async () => {
+    const quiet = await send('Please redeploy nothing; Schau dir den Diff an');
+    expect(quiet.turn.find((e) => e.type === 'SkillVerdicts')!.payload.skills).toEqual([]);
+
+    const fired = await send('Time to deploy the build');
+    expect(fired.sent).toEqual({ sender: 'USER', content: 'Time to deploy the build' });
+    expect(fired.turn.find((e) => e.type === 'SkillVerdicts')!.payload.skills).toEqual([
+      expect.objectContaining({ skill: 'deployer', oneShot: true, composed: true, reason: expect.stringContaining('deploy') }),
+    ]);
+    // Everything since the process was spawned: the first message's turn activated nothing.
+    expect(await skillEventsUntil((e) => e.type === 'SKILL_CLEARED')).toEqual([
+      { type: 'SKILL_ACTIVATED', skill: 'deployer', oneShot: true, reason: expect.stringContaining('deploy') },
+      { type: 'SKILL_CLEARED', skill: 'deployer', reason: 'One-shot: cleared after the turn.' },
+    ]);
     expect((await t.gql(PROCESS, { id })).data?.process.activeSkills).toEqual([]);
-    const sent = await t.gql(`mutation { sendMessage(processId: "${id}", text: "Time to deploy the build") { sender content } }`);
-    expect(sent.data?.sendMessage).toEqual({ sender: 'USER', content: 'Time to deploy the build' });
-    const p = await t.gql(`query { process(id: "${id}") { activeSkills { name oneShot reason } turnRequestedAt } }`);
-    expect(p.data?.process.activeSkills).toEqual([{ name: 'deployer', oneShot: true, reason: expect.stringContaining('deploy') }]);
-    expect(p.data?.process.turnRequestedAt).toBeTruthy();
+  });
+
+  it("answers a triggered skill's action in the same turn as the message, with the skill on", async () => {
+    const fired = await send('Cut the release today');
+    expect(await skillEventsUntil((e) => e.type === 'SKILL_CLEARED')).toEqual([
+      { type: 'SKILL_ACTIVATED', skill: 'announcer', oneShot: true, reason: expect.stringContaining('release') },
+      { type: 'SKILL_CLEARED', skill: 'announcer', reason: 'One-shot: cleared after the turn.' },
+    ]);
+    const turnId = fired.turn[0]!.turnId;
+    expect(fired.turn.find((e) => e.type === 'SkillVerdicts')!.payload.skills).toEqual([expect.objectContaining({ skill: 'announcer', composed: true })]);
+    const log = ((await t.gql(`query M($id: ID!) { messages(processId: $id) { role content turnId } }`, { id })).data!.messages as { role: string; content: string; turnId: string }[]).filter((m) => m.turnId === turnId);
+    expect(log.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['Cut the release today', 'Announce the release.']);
+    expect((await t.gql(`query P($id: ID!) { process(id: $id) { pending { content } } }`, { id })).data?.process.pending).toEqual([]);
   });
 });

@@ -201,6 +201,29 @@ describe.each(testDatabases())("the owner's USER layer under another's hands ($n
     }
   });
 
+  it("marks the activation of the owner's private triggered skill private, now that the owner's turn runs the trigger", async () => {
+    // Issue 14 item 5: auto-triggers run as the pre-turn hook of the turn that takes the message, as its owner.
+    const trigger = skill('zq-private-trigger', ['triggers:', '  - type: KEYWORDS', '    keywords: [zqfire]'], 'zq-private trigger body.');
+    expect((await put('USER', '_vance/skills/zq-private-trigger/SKILL.md', trigger, owner)).errors).toBeUndefined();
+    const pid = (await t.gql(`mutation { spawnProcess(input: { project: "lab", recipe: "worker", name: "triggered" }) { id } }`, {}, owner)).data!.spawnProcess.id as string;
+    const mine = await t.bus.listening('process_events', () => collect<{ processEvents: { type: string; skill?: string } }>(t.ws(owner), PROCESS_EVENTS, { id: pid }));
+    const theirs = await t.bus.listening('process_events', () => collect<{ processEvents: { type: string; skill?: string } }>(t.ws(pat), PROCESS_EVENTS, { id: pid }));
+    const turn = await t.bus.listening('turn_events', () => collect<{ turnEvents: Ev }>(t.ws(pat), EVENTS, { id: pid, after: null }));
+    expect((await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "zqfire now") { id } }`, { id: pid }, owner)).errors).toBeUndefined();
+    const own: { type: string; skill?: string }[] = [];
+    while (!own.some((e) => e.type === 'SKILL_CLEARED')) own.push((await mine.next()).data!.processEvents);
+    expect(own).toContainEqual({ type: 'SKILL_ACTIVATED', skill: 'zq-private-trigger' });
+    const seen: Ev[] = [];
+    while (seen.at(-1)?.type !== 'TurnFinished') seen.push((await turn.next()).data!.turnEvents);
+    expect(JSON.stringify(seen)).not.toContain(MARK);
+    // Events arrive in order: once the next message's MESSAGE_QUEUED is here, the private ones would have been too.
+    await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "done") { id } }`, { id: pid }, owner);
+    let queued = 0;
+    while (queued < 2) if ((await theirs.next()).data!.processEvents.type === 'MESSAGE_QUEUED') queued++;
+    expect(JSON.stringify(theirs.events)).not.toContain(MARK);
+    for (const stream of [mine, theirs, turn]) stream.stop();
+  });
+
   it("does not run a command guard for a non-owner's commands: its follow-up would start a turn", async () => {
     const pid = (await t.gql(`mutation { spawnProcess(input: { project: "lab", recipe: "command-guarded", name: "guarded" }) { id } }`, {}, owner)).data!.spawnProcess.id;
     for (const [, token] of others()) {

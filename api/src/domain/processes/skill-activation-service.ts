@@ -9,6 +9,7 @@ import type { NewPendingMessage } from './process-store';
 import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
 import { ProcessNotActiveError } from './errors';
+import { eachTrigger, previewTriggers, type TriggerHook, type TurnInput, type TurnMessage } from './pre-turn-triggers';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
 
@@ -35,8 +36,7 @@ export type SkillCommandResult =
   | { readonly kind: 'CLEAR'; readonly clear: ClearResult; readonly message: string }
   | { readonly kind: 'LIST'; readonly process: Process; readonly skills: readonly SkillListing[]; readonly message: string };
 
-/** A pre-turn hook: which skills the message triggers (seed 000 §4a); the service activates them one-shot. */
-export type TriggerHook = (process: Process, scope: CascadeScope, message: string) => Promise<readonly { readonly skill: string; readonly reason: string }[]>;
+export type { TriggerHook } from './pre-turn-triggers';
 
 /**
  * After engine commands ran on the lane (activate:/deactivate: steps): the `command` completion guards
@@ -142,36 +142,46 @@ export class SkillActivationService {
   }
 
   /**
-   * Persists the user message, runs the trigger hook (one-shot activations), schedules the turn. The
-   * owner's alone (owner-view.ts, rule 2). A message that fires no trigger is stored and its turn
-   * requested at once, beside a running turn (issue 14: it waited on the lane behind it, 20 s while
-   * the turn waited on a client tool). One that fires a trigger takes the lane: its one-shot
-   * activation must come after the running turn's one-shot clean-up, or that would clear it.
+   * Stores the user message and requests its turn, in one statement, beside a running turn (issue
+   * 14: it waited on the lane behind it, 20 s while the turn waited on a client tool). The owner's
+   * alone (owner-view.ts, rule 2). Its auto-triggers run in the turn that takes it (beforeTurn).
    */
   async sendMessage(principal: Principal, processId: string, text: string): Promise<PendingMessage> {
     const { processes } = this.deps;
-    // First: the trigger scan below reads the whole text, and a refusal must change nothing (issue 13).
+    // First: a refusal must change nothing, and nothing should read an over-long text (issue 13).
     checkMessageLength(text);
     const process = await processes.get(principal, processId);
     if (process.status !== 'IDLE') throw new ProcessNotActiveError(process.name, process.status);
     if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
-    if (!this.deps.triggers || (await this.deps.triggers(process, await processes.scopeOf(process), text)).length === 0) {
-      const { queued } = await processes.queue(process, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
-      return queued[0]!;
-    }
-    return processes.onLane(principal, processId, async (process) => {
-      if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
-      let current = process;
-      if (this.deps.triggers) {
-        const scope = await processes.scopeOf(process);
-        for (const match of await this.deps.triggers(process, scope, text)) {
-          const activated = await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }).catch(() => null);
-          if (activated) current = activated.process;
-        }
+    const { queued } = await processes.queue(process, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
+    return queued[0]!;
+  }
+
+  /**
+   * The pre-turn hook (seed 000 §4a, DESIGN §1), called by the turn runner on the process lane right
+   * after the turn took its input and before it composes: each taken USER message's auto-triggers,
+   * in order, activated one-shot as the turn's owner (`principal`), so the skills are on for exactly
+   * this turn and afterTurn clears them. Here, not in sendMessage: an activation beside a running turn
+   * would be cleared by that turn's clean-up, and waiting on the lane for it kept sendMessage behind a
+   * turn for as long as it ran (issue 14). A refusal is a SKILL_REFUSED event and the turn goes on
+   * (seed 000 §4a); what an activation queues (its `action:`, a shot skill's body, a command guard's
+   * follow-up) joins this turn's input through `addInput`, as it joined the message's turn before.
+   */
+  async beforeTurn(principal: Principal, process: Process, taken: readonly TurnMessage[], addInput: TurnInput): Promise<Process> {
+    return eachTrigger(this.deps.triggers, () => this.deps.processes.scopeOf(process), process, taken, async (current, match) => {
+      try {
+        return (await this.activateOnLane(principal, current, match.skill, null, true, { kind: 'TRIGGER', reason: match.reason }, addInput)).process;
+      } catch (err) {
+        // A refusal was reported as SKILL_REFUSED; anything else (a lost lease, the database) fails the turn.
+        if (err instanceof DomainError) return current;
+        throw err;
       }
-      const { queued } = await processes.queue(current, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
-      return queued[0]!;
     });
+  }
+
+  /** What beforeTurn would activate for the inbox, on a copy of the process (composeTurnPreview; pre-turn-triggers.ts). */
+  async previewBeforeTurn(process: Process, pending: readonly TurnMessage[]): Promise<Process> {
+    return previewTriggers(this.deps.steer, this.deps.triggers, () => this.deps.processes.scopeOf(process), process, pending);
   }
 
   private async listFor(principal: Principal, process: Process): Promise<SkillListing[]> {
@@ -183,7 +193,8 @@ export class SkillActivationService {
       .map((skill) => ({ skill, active: active.has(skill.name) }));
   }
 
-  private async activateOnLane(principal: Principal, process: Process, name: string, args: string | null, once: boolean, origin: ActivationOrigin): Promise<ActivationResult> {
+  /** `into`: the running turn's input takes what the activation queues (beforeTurn); without it, the inbox does. */
+  private async activateOnLane(principal: Principal, process: Process, name: string, args: string | null, once: boolean, origin: ActivationOrigin, into?: TurnInput): Promise<ActivationResult> {
     const { processes } = this.deps;
     const scope = await processes.scopeFor(principal, process);
     const plan = await this.refusing(principal, process, scope, name, async () => {
@@ -204,6 +215,13 @@ export class SkillActivationService {
       ? [{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` }] : [];
     const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), markPrivate([...plan.events, ...fired], isPrivate));
     const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
+    if (into) {
+      const messages = [...plan.messages, ...followUps];
+      // The inbox's limit holds for the turn's input too (a rendered action may be longer).
+      for (const message of messages) checkMessageLength(message.content);
+      for (const message of messages) await into(message);
+      return { process: updated, outcome: plan.kind, reason: plan.reason, child: null };
+    }
     const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
     return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };
   }

@@ -229,7 +229,9 @@ export class TurnRunner {
   /** What the model would see next, without calling it (the inbox counts as the next messages). */
   async preview(process: Process): Promise<TurnComposition> {
     const pending = await this.deps.processes.deps.store.listPending(process.tenantId, process.id);
-    return this.composer.compose(process, this.engineOf(process), pending.map((m) => m.content));
+    // With the skills the turn's pre-turn hook would activate for them (nothing written here).
+    const next = await this.deps.activation.previewBeforeTurn(process, pending);
+    return this.composer.compose(next, this.engineOf(process), pending.map((m) => m.content));
   }
 
   private engineOf(process: Process): Engine {
@@ -250,21 +252,24 @@ export class TurnRunner {
     try {
       await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
       const engine = this.engineOf(process);
-      let running = process;
+      const principal = await this.deps.principalOf(tenantId, process.userId);
+      // The pre-turn hook (seed 000 §4a): the taken messages' auto-triggers, on this lane (skill-activation-service.ts).
+      let running = await this.deps.activation.beforeTurn(principal, process, taken, async (m) => {
+        await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: m.senderName, content: m.content, toolCall: null }).message);
+      });
       // Guard rounds are per user turn: a message from the user starts a fresh count (seed 004 §6d).
-      if (taken.some((m) => m.sender === 'USER') && Object.keys(process.guardRounds).length > 0) {
+      if (taken.some((m) => m.sender === 'USER') && Object.keys(running.guardRounds).length > 0) {
         running = await processes.deps.store.update(tenantId, processId, () => ({ guardRounds: {} }));
       }
       const composition = await this.composer.compose(running, engine);
       const task = taskOf(taken);
-      const principal = await this.deps.principalOf(tenantId, process.userId);
       const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '');
       for (const prompt of start) {
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: '_guard', content: prompt, toolCall: null }).message);
       }
       const history = [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))];
       // Both are ready together: one write.
-      await sink.emitAll([{ type: 'SkillVerdicts', payload: { ...verdicts(process, composition), private: composition.privacy } }, { type: 'PromptComposed', payload: {
+      await sink.emitAll([{ type: 'SkillVerdicts', payload: { ...verdicts(running, composition), private: composition.privacy } }, { type: 'PromptComposed', payload: {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
