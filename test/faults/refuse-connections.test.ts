@@ -43,5 +43,5 @@ describeOnPostgres('connections refused for 3 s while writes run', (driver) => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 300_000); // the write mix, up to 60 s of settling, 30 s for the subscribers: deadlines that only catch hangs
 });

@@ -43,5 +43,5 @@ describeOnPostgres('every backend terminated while writes run', (driver) => {
     for (const url of urls) await eventually(async () => (await attempt(url, '{ me { login } }', {})).outcome === 'ok', 100);
     await eventually(() => (a.vance.services.bus as PgEventBus).listenerPid !== null, 100);
     console.log(`the children's warnings and errors:\n${logSummary([b, c])}`);
-  });
+  }, 300_000); // the write mix, up to 60 s of settling, 30 s for the subscribers: deadlines that only catch hangs
 });

@@ -308,7 +308,7 @@ export async function mixUnderFault(scenario: FaultScenario): Promise<MixReport>
     const mix = await runWriteMix({ urls, project: scenario.project, processIds, paths: ['notes/a.md', 'notes/b.md', 'notes/c.md'], durationMs: scenario.durationMs, maxPerLoop: 300, sendLoops: 4, tag })
       .finally(() => (running = false));
     const faultLine = await fault;
-    const report = await checkMix(scenario.control, mix, streams.subscribers, { tag, processIds, settleDeadlineMs: 90_000 });
+    const report = await checkMix(scenario.control, mix, streams.subscribers, { tag, processIds, settleDeadlineMs: 60_000 });
     console.log(`${faultLine}\n${JSON.stringify(report.counts)}; settled in ${report.settleMs} ms`);
     return report;
   } finally {

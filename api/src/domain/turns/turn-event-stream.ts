@@ -13,9 +13,11 @@ import type { TurnStore } from './turn-store';
  * When the bus says events may have been missed (its LISTEN connection was lost and is back, issue
  * 14), the stream reads the stored events after the last one it delivered, on the same chain, so
  * what was published meanwhile arrives in order before anything newer — no gap, no resubscribe.
+ * A read that fails (the database is unreachable for a moment) is tried again, 100 ms doubling to
+ * 2 s, while later events wait behind it.
  */
 export function turnEventStream(
-  bus: EventBus, store: TurnStore, process: { tenantId: string; id: string }, afterEventId: string | null, maxBuffered = 10_000,
+  bus: EventBus, store: TurnStore, process: { tenantId: string; id: string }, afterEventId: string | null, maxBuffered = 10_000, retryMs = 100,
 ): AsyncIterableIterator<TurnEvent> {
   const stream = new PushIterator<TurnEvent>(maxBuffered);
   let last = toBigInt(afterEventId);
@@ -26,20 +28,34 @@ export function turnEventStream(
     stream.push(event);
   };
   let chain: Promise<void> = Promise.resolve();
+  /**
+   * A read from the store, tried again until it succeeds or the subscriber leaves (issue 14): a read
+   * that failed on a connection lost a moment ago was dropped, and the next live event then moved
+   * `last` past what it would have delivered — a silent gap. Later envelopes wait behind it on the chain.
+   */
+  const retried = async (read: () => Promise<void>): Promise<void> => {
+    for (let pause = retryMs; !stream.closed; pause = Math.min(pause * 2, 2_000)) {
+      try {
+        return await read();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  };
   stream.onClose(bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (envelope) => {
     if (envelope.processId !== process.id || envelope.tenantId !== process.tenantId) return;
-    chain = chain.then(async () => {
+    chain = chain.then(() => retried(async () => {
       if (stream.closed) return;
       const event = envelope.payload ? (envelope as TurnEvent) : await store.findEvent(envelope.tenantId, envelope.id);
       if (event) deliver(event);
-    }).catch(() => undefined);
+    }));
   }));
   const readBacklog = (): void => {
-    chain = chain.then(async () => {
+    chain = chain.then(() => retried(async () => {
       if (stream.closed) return;
       const after = last > 0n ? last.toString() : afterEventId;
       for (const event of await store.listEvents(process.tenantId, process.id, after)) deliver(event);
-    }).catch(() => undefined);
+    }));
   };
   stream.onClose(bus.onMissedEvents(readBacklog));
   readBacklog();
