@@ -59,19 +59,13 @@ export interface PutRecord {
   readonly error?: string;
 }
 
-export interface MixOptions {
-  /** The instances' GraphQL URLs; requests go to them in turn. */
-  readonly urls: readonly string[];
-  readonly project: string;
-  readonly processIds: readonly string[];
+/** The write mix: the scenario's instances, processes and duration, and how many loops of which writes. */
+export type MixOptions = Pick<FaultScenario, 'urls' | 'project' | 'processIds' | 'durationMs' | 'tag'> & {
   readonly paths: readonly string[];
-  /** The loops stop after this long, or after `maxPerLoop` requests each, whichever comes first. */
-  readonly durationMs: number;
+  /** Each loop stops after this many requests, or after `durationMs`, whichever comes first. */
   readonly maxPerLoop: number;
   readonly sendLoops: number;
-  /** A label that makes the texts and contents of this run unique. */
-  readonly tag: string;
-}
+};
 
 export interface MixLog {
   readonly sends: SendRecord[];
@@ -205,8 +199,8 @@ export async function checkMix(control: pg.Client, mix: MixLog, subscribers: rea
 
   // Every stored user message answered exactly once: polled until it holds; the deadline only catches a hang.
   const started = Date.now();
-  let notAnsweredOnce: string[] = [];
-  let turns: TurnRow[] = [];
+  let notAnsweredOnce: string[];
+  let turns: TurnRow[];
   for (;;) {
     const texts = await storedTexts();
     turns = await turnsOf();
@@ -283,7 +277,9 @@ export interface FaultScenario {
   readonly processIds: readonly string[];
   /** A connection of the test's own, straight to the database (not through a fault). */
   readonly control: pg.Client;
+  /** A label that makes the texts and contents of this run unique. */
   readonly tag: string;
+  /** How long the write mix runs. */
   readonly durationMs: number;
   /** Injects the fault while `running()` holds; resolves with a line for the log. */
   fault(running: () => boolean): Promise<string>;
