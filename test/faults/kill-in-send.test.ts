@@ -1,48 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../api/src/persistence';
-import { testDatabases } from '../support/databases';
-import { eventually, startTestVance, type TestVance } from '../graphql/harness';
-import { gqlAt, startChild, type Child } from './child-vance';
+import { expect, it } from 'vitest';
+import { eventually } from '../graphql/harness';
+import { describeOnPostgres, faultRig, gqlAt, plainProcesses } from './child-vance';
 
 // Issue 14: `kill -9` an instance while sendMessage calls and turns are in flight on it (before: 1
 // stranded message in 30 on PostgreSQL — stored, its turn never requested, waiting for the next
 // message; a restart did not pick it up). Another instance, already running, must answer every
 // stored message exactly once, and every acknowledged message must be stored.
-const postgres = testDatabases().filter((d) => d.name === 'postgres');
 const LEASE_MS = 3_000;
 
-if (postgres.length === 0) {
-  describe('kill -9 during sendMessage', () => {
-    it.skip('needs TEST_DATABASE_URL (PostgreSQL)', () => {});
-  });
-}
-
-describe.each(postgres)('kill -9 during sendMessage ($name)', (driver) => {
-  let db: Database;
-  let dbA: Database;
-  let a: TestVance;
-  let b: Child | undefined;
-  beforeAll(async () => {
-    db = await driver.open();
-    dbA = await driver.reopen!(db);
-  });
-  afterAll(async () => {
-    b?.child.kill('SIGKILL');
-    await a?.close();
-    await dbA?.close();
-    await db?.close();
-  });
+describeOnPostgres('kill -9 during sendMessage', (driver) => {
+  const rig = faultRig(driver);
 
   it('answers every stored message once after the instance that took them dies mid-flight', async () => {
-    b = await startChild(db, { VANCE_LANE_LEASE_MS: String(LEASE_MS) });
+    const b = await rig.startChild({ VANCE_LANE_LEASE_MS: String(LEASE_MS) });
     const B = b.url;
-    await gqlAt(B, `mutation { createProject(name: "killed") { id } }`);
-    await gqlAt(B, `mutation P($c: String!) { putDocument(layer: PROJECT, project: "killed", path: "_vance/recipes/plain.yaml", content: $c) { version } }`, {
-      c: 'description: Plain\nengine: ford\nparams:\n  validation: false\n',
-    });
-    const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await gqlAt(B, `mutation { spawnProcess(input: { project: "killed", recipe: "plain" }) { id } }`)).data!.spawnProcess.id);
-    a = await startTestVance(dbA, { VANCE_LANE_LEASE_MS: String(LEASE_MS), VANCE_TURN_SWEEP_MS: '100' });
+    const ids = await plainProcesses(B, 'killed', 4);
+    const a = await rig.startInstance(await rig.reopen(), { VANCE_LANE_LEASE_MS: String(LEASE_MS), VANCE_TURN_SWEEP_MS: '100' });
 
     // 40 messages in flight on B; B dies once the first 8 are acknowledged.
     const acked: string[] = [];
@@ -50,7 +23,7 @@ describe.each(postgres)('kill -9 during sendMessage ($name)', (driver) => {
     const kill = async () => {
       if (killed) return;
       killed = true;
-      b!.child.kill('SIGKILL');
+      b.child.kill('SIGKILL');
     };
     const sends = Array.from({ length: 40 }, (_, i) => (async () => {
       const text = `message ${i}`;
@@ -64,7 +37,7 @@ describe.each(postgres)('kill -9 during sendMessage ($name)', (driver) => {
     })());
     await Promise.all(sends);
     await kill();
-    await new Promise((resolve) => (b!.child.exitCode !== null || b!.child.signalCode !== null ? resolve(null) : b!.child.once('exit', resolve)));
+    await new Promise((resolve) => (b.child.exitCode !== null || b.child.signalCode !== null ? resolve(null) : b.child.once('exit', resolve)));
     expect(acked.length).toBeGreaterThanOrEqual(8);
 
     // A answers what B left: nothing pending, nothing running.

@@ -1,50 +1,27 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../api/src/persistence';
+import { expect, it } from 'vitest';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
-import { testDatabases } from '../support/databases';
-import { ADMIN_TOKEN, codeOf, collect, eventually, startTestVance, type TestVance } from '../graphql/harness';
-import { gqlAt, startChild, type Child } from './child-vance';
+import { ADMIN_TOKEN, codeOf, collect, eventually } from '../graphql/harness';
+import { describeOnPostgres, faultRig, gqlAt, PLAIN_RECIPE } from './child-vance';
 
 // Issue 14, item 5: an instance dies (kill -9) while its turn waits on a client tool. Another
 // instance, already running, takes the lane over once the dead one's lease expires — no restart —
 // interrupts the turn, and answers the interrupted input before a message sent after the death
 // (before: the turn stayed RUNNING until some instance restarted, and the later message was
 // answered first). The dead turn's client call is closed, not redelivered.
-const postgres = testDatabases().filter((d) => d.name === 'postgres');
+
 // Long enough that a loaded machine does not miss three heartbeats of the live child (a false takeover).
 const LEASE_MS = 3_000;
 
-if (postgres.length === 0) {
-  describe('takeover of a dead instance', () => {
-    it.skip('needs TEST_DATABASE_URL (PostgreSQL)', () => {});
-  });
-}
-
-describe.each(postgres)('takeover of a dead instance ($name)', (driver) => {
-  let db: Database;
-  let dbA: Database;
-  let a: TestVance;
-  let b: Child | undefined;
-  beforeAll(async () => {
-    db = await driver.open();
-    dbA = await driver.reopen!(db);
-  });
-  afterAll(async () => {
-    b?.child.kill('SIGKILL');
-    await a?.close();
-    await dbA?.close();
-    await db?.close();
-  });
+describeOnPostgres('takeover of a dead instance', (driver) => {
+  const rig = faultRig(driver);
 
   it('a live instance takes over the turn of an instance killed mid-turn, in chat order, and closes its client call', async () => {
-    b = await startChild(db, { VANCE_LANE_LEASE_MS: String(LEASE_MS) });
+    const b = await rig.startChild({ VANCE_LANE_LEASE_MS: String(LEASE_MS) });
     const B = b.url;
     expect((await gqlAt(B, `mutation { createProject(name: "takeover") { id } }`)).errors).toBeUndefined();
-    await gqlAt(B, `mutation P($c: String!) { putDocument(layer: VANCE, path: "_vance/recipes/plain.yaml", content: $c) { version } }`, {
-      c: 'description: Plain\nengine: ford\nparams:\n  validation: false\n',
-    });
+    await gqlAt(B, `mutation P($c: String!) { putDocument(layer: VANCE, path: "_vance/recipes/plain.yaml", content: $c) { version } }`, { c: PLAIN_RECIPE });
     const spawned = (await gqlAt(B, `mutation { spawnProcess(input: { project: "takeover", recipe: "plain", session: "laptop" }) { id session { id } } }`)).data!.spawnProcess;
     const id = spawned.id as string;
     const sessionId = spawned.session.id as string;
@@ -57,14 +34,14 @@ describe.each(postgres)('takeover of a dead instance ($name)', (driver) => {
     expect(call.tool).toBe('local_echo');
 
     // A is up before B dies: what follows is a takeover by a running instance, not a restart's recovery.
-    a = await startTestVance(dbA, { VANCE_LANE_LEASE_MS: String(LEASE_MS), VANCE_TURN_SWEEP_MS: '100' });
+    const a = await rig.startInstance(await rig.reopen(), { VANCE_LANE_LEASE_MS: String(LEASE_MS), VANCE_TURN_SWEEP_MS: '100' });
     const events = await a.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; payload: any } }>(a.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`, { id }));
     const turnsOf = async () => ((await a.gql(`query T($id: ID!) { turns(processId: $id) { status } }`, { id })).data!.turns as { status: string }[]).map((t) => t.status);
     expect(await turnsOf()).toEqual(['RUNNING']); // B's lease is valid: A leaves it alone
 
     const killedAt = Date.now();
     b.child.kill('SIGKILL');
-    await new Promise((resolve) => b!.child.once('exit', resolve));
+    await new Promise((resolve) => b.child.once('exit', resolve));
     void client.dispose();
     expect((await a.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "sent after the crash") { id } }`, { id })).errors).toBeUndefined();
 

@@ -21,9 +21,12 @@ export interface StoredEventSource<Envelope, Event extends { readonly id: string
  * When the bus says events may have been missed (its LISTEN connection was lost and is back, issue
  * 14), the stream reads the stored events after the last one it delivered, on the same chain, so
  * what was published meanwhile arrives in order before anything newer — no gap, no resubscribe.
+ * A read that fails (the database is unreachable for a moment) is tried again, `retryMs` doubling
+ * to 2 s, while later events wait behind it: a dropped read let the next live event move past
+ * what it would have delivered — a silent gap (seen in the fault suite, test/faults).
  */
 export function storedEventStream<Envelope, Event extends { readonly id: string }>(
-  bus: EventBus, source: StoredEventSource<Envelope, Event>, afterEventId: string | null, maxBuffered = 10_000,
+  bus: EventBus, source: StoredEventSource<Envelope, Event>, afterEventId: string | null, maxBuffered = 10_000, retryMs = 100,
 ): AsyncIterableIterator<Event> {
   const stream = new PushIterator<Event>(maxBuffered);
   let last = toBigInt(afterEventId);
@@ -34,19 +37,29 @@ export function storedEventStream<Envelope, Event extends { readonly id: string 
     stream.push(event);
   };
   let chain: Promise<void> = Promise.resolve();
+  /** A read from the store, tried until it succeeds or the subscriber leaves. */
+  const retried = async (read: () => Promise<void>): Promise<void> => {
+    for (let pause = retryMs; !stream.closed; pause = Math.min(pause * 2, 2_000)) {
+      try {
+        return await read();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  };
   stream.onClose(bus.subscribe<Envelope>(source.topic, (envelope) => {
     if (!source.matches(envelope)) return;
-    chain = chain.then(async () => {
+    chain = chain.then(() => retried(async () => {
       if (stream.closed) return;
       const event = await source.complete(envelope);
       if (event) deliver(event);
-    }).catch(() => undefined);
+    }));
   }));
   const readBacklog = (): void => {
-    chain = chain.then(async () => {
+    chain = chain.then(() => retried(async () => {
       if (stream.closed) return;
       for (const event of await source.backlog(last > 0n ? last.toString() : afterEventId)) deliver(event);
-    }).catch(() => undefined);
+    }));
   };
   stream.onClose(bus.onMissedEvents(readBacklog));
   readBacklog();

@@ -45,10 +45,13 @@ function storeAndBus() {
   const events: TurnEvent[] = [];
   const bus = new CuttableBus();
   let reads = 0;
+  /** Reads that fail next, as on a connection the database just terminated. */
+  const failing = { reads: 0 };
   const store = {
     listEvents: async (_t: string, _p: string, after: string | null) => {
       reads++;
       await new Promise((r) => setImmediate(r));
+      if (failing.reads > 0 && failing.reads--) throw new Error('Connection terminated unexpectedly');
       return events.filter((e) => BigInt(e.id) > BigInt(after ?? '0'));
     },
     findEvent: async (_t: string, id: string) => events.find((e) => e.id === id) ?? null,
@@ -58,7 +61,7 @@ function storeAndBus() {
     events.push(event);
     await bus.publish(TURN_EVENTS_TOPIC, event);
   };
-  return { bus, store, write, reads: () => reads };
+  return { bus, store, write, failing, reads: () => reads };
 }
 
 async function take(stream: AsyncIterableIterator<TurnEvent>, n: number): Promise<string[]> {
@@ -83,6 +86,21 @@ describe('turnEventStream after missed events (issue 14: silent gaps after a LIS
     expect(await take(stream, 3)).toEqual(['3', '4', '5']);
     await write();
     expect(await take(stream, 1)).toEqual(['6']);
+    await stream.return?.();
+  });
+
+  it('tries a failed backlog read again, and holds newer live events behind it (before: the read was dropped, a silent gap)', async () => {
+    const { bus, store, write, failing } = storeAndBus();
+    const stream = turnEventStream(bus, store, { tenantId: TENANT, id: PROCESS }, null, 10_000, 1);
+    await write();
+    expect(await take(stream, 1)).toEqual(['1']);
+    bus.connected = false;
+    await write();
+    await write();
+    failing.reads = 2;
+    bus.reconnect();
+    await write(); // live, while the backlog read fails: it waits behind the read
+    expect(await take(stream, 3)).toEqual(['2', '3', '4']);
     await stream.return?.();
   });
 

@@ -9,12 +9,12 @@ import type { TurnStore } from './turn-store';
  * envelope published without payload (too large for a notification) is completed from the store.
  */
 export function turnEventStream(
-  bus: EventBus, store: TurnStore, process: { tenantId: string; id: string }, afterEventId: string | null, maxBuffered = 10_000,
+  bus: EventBus, store: TurnStore, process: { tenantId: string; id: string }, afterEventId: string | null, maxBuffered = 10_000, retryMs = 100,
 ): AsyncIterableIterator<TurnEvent> {
   return storedEventStream<TurnEventEnvelope, TurnEvent>(bus, {
     topic: TURN_EVENTS_TOPIC,
     matches: (e) => e.processId === process.id && e.tenantId === process.tenantId,
     complete: async (e) => (e.payload ? (e as TurnEvent) : store.findEvent(e.tenantId, e.id)),
     backlog: (after) => store.listEvents(process.tenantId, process.id, after),
-  }, afterEventId, maxBuffered);
+  }, afterEventId, maxBuffered, retryMs);
 }
