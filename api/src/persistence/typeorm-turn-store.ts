@@ -18,7 +18,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type {
   ChatLogMessage, MessageRole, NewChatLogMessage, NewTurnEvent, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
 } from '../domain/turns/turn';
-import type { TurnStore } from '../domain/turns/turn-store';
+import { StaleTurnError, type TurnStore } from '../domain/turns/turn-store';
 import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
 import { TURN_EVENTS_TOPIC } from '../domain/turns/turn';
 import type { InputRestore } from '../domain/turns/turn-retry';
@@ -128,11 +128,15 @@ export class TypeOrmTurnStore implements TurnStore {
     if (!isUuid(tenantId) || !isUuid(processId)) return null;
     // One statement (atomic without a transaction, one round trip): take the inbox, clear the turn
     // request, open the turn with the taken rows as input, log them as user messages in FIFO order.
-    const rows: { turn: TurnRow | null; taken: TakenMessage[] | null }[] = await this.dataSource.query(
-      `WITH taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND failed_at IS NULL AND ${fenceHolds('$5', '$4')}
+    // Not while an earlier turn of the process is still RUNNING: on the lane, such a turn is stale
+    // (its final write failed), and it ends first, so that two turns never overlap (fault suite).
+    const rows: { turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean }[] = await this.dataSource.query(
+      `WITH stale AS (SELECT EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND process_id = $2 AND status = 'RUNNING') AS found),
+       taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND failed_at IS NULL AND ${fenceHolds('$5', '$4')}
+           AND NOT (SELECT found FROM stale)
          RETURNING id, seq, sender, sender_name, content, created_at, attempts, failure),
        cleared AS (UPDATE processes SET turn_requested_at = NULL, updated_at = clock_timestamp()
-         WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL RETURNING id),
+         WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL AND NOT (SELECT found FROM stale) RETURNING id),
        input AS (SELECT jsonb_agg(jsonb_build_object('id', id, 'seq', seq::text, 'sender', sender, 'senderName', sender_name,
            'content', content, 'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
            'attempts', attempts, 'failure', failure) ORDER BY seq) AS messages
@@ -141,11 +145,13 @@ export class TypeOrmTurnStore implements TurnStore {
          RETURNING ${TURN_COLUMNS}),
        logged AS (INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id)
          SELECT $1, $2, 'user', taken.sender_name, taken.content, turn.id FROM taken CROSS JOIN turn ORDER BY taken.seq)
-       SELECT (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared`,
+       SELECT (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared,
+         (SELECT found FROM stale) AS stale`,
       // Fenced (issue 14): a lane whose lease was taken over takes nothing (the new holder will).
       [tenantId, processId, engine, fenceTokenFor(processId), processId],
     );
     const row = rows[0];
+    if (row?.stale) throw new StaleTurnError(processId);
     if (!row?.turn || !row.taken) return null;
     return { turn: toTurn(row.turn), taken: row.taken };
   }

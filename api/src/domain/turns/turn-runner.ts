@@ -26,7 +26,7 @@ import type { TakenMessage } from './turn';
 import { callWithDeadline } from './model-call';
 import type { Turn } from './turn';
 import { TextBatcher, TurnEventSink } from './turn-event-sink';
-import type { TurnStore } from './turn-store';
+import { StaleTurnError, type TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
@@ -244,7 +244,13 @@ export class TurnRunner {
     const { processes, store } = this.deps;
     const process = await processes.deps.store.findProcess(tenantId, processId);
     if (!process || process.status !== 'IDLE') return null;
-    const begun = await store.beginTurn(tenantId, processId, process.engine);
+    const begun = await store.beginTurn(tenantId, processId, process.engine).catch(async (err: unknown) => {
+      if (!(err instanceof StaleTurnError)) throw err;
+      // A turn of this process is still RUNNING while we hold its lane: its final write failed (the
+      // database was gone). It ends first — INTERRUPTED, its input back — so turns never overlap.
+      for (const stale of await store.listRunningTurnsOf(processId)) await this.interrupt(stale);
+      return store.beginTurn(tenantId, processId, process.engine);
+    });
     if (!begun) return null;
     const { turn, taken } = begun;
     const sink = new TurnEventSink(store, { tenantId, processId, turnId: turn.id });

@@ -1,3 +1,4 @@
+import { DomainError } from '../errors';
 import type { ChatLogMessage, NewChatLogMessage, NewTurnEvent, TakenMessage, Turn, TurnEvent, TurnOutcome } from './turn';
 
 /**
@@ -8,7 +9,8 @@ export interface TurnStore {
   /**
    * Atomically: takes the whole pending inbox (FIFO), clears the process's turn request, opens a
    * RUNNING turn holding the inbox as input and writes the taken messages to the chat log. null (and
-   * no turn, the request still cleared) when the inbox is empty.
+   * no turn, the request still cleared) when the inbox is empty. StaleTurnError (and nothing changed)
+   * when a turn of the process is still RUNNING: on the lane it is stale, and must be ended first.
    */
   beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null>;
   appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage>;
@@ -37,4 +39,13 @@ export interface TurnStore {
   listRunningTurnsOf(processId: string): Promise<Turn[]>;
   /** IDLE processes (all tenants) waiting for a turn: `turn_requested_at` set. */
   listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]>;
+}
+
+/** A turn of the process is still RUNNING, so no other may begin (the lane holder ends it first). */
+export class StaleTurnError extends DomainError {
+  readonly code = 'STALE_TURN';
+  readonly category = 'CONFLICT';
+  constructor(processId: string) {
+    super(`A turn of process ${processId} is still running; it must end before another begins`);
+  }
 }
