@@ -9,7 +9,9 @@ export type ErrorCategory =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  /** The outcome depends on a part that is unreachable for now (the database); try again later. */
+  | 'UNAVAILABLE';
 
 export type Severity = 'ERROR' | 'WARNING';
 

@@ -56,7 +56,7 @@ export function apolloGuardPlugin(guard: RequestGuard): ApolloServerPlugin<Graph
   };
 }
 
-const STATUS: Record<ErrorCategory, number> = { BAD_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, RATE_LIMITED: 429 };
+const STATUS: Record<ErrorCategory, number> = { BAD_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, RATE_LIMITED: 429, UNAVAILABLE: 503 };
 
 function domainRefusal(error: DomainError): GraphQLError {
   const headers: [string, string][] = error instanceof LimitExceededError && error.retryAfterMs !== null

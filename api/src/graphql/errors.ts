@@ -14,6 +14,7 @@ const CODE_OF_CATEGORY: Record<ErrorCategory, string> = {
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
   RATE_LIMITED: 'RATE_LIMITED',
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {

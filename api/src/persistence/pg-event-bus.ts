@@ -144,6 +144,10 @@ export class PgEventBus implements EventBus, CommitNotifier {
     return (this.client as (pg.Client & { processID?: number }) | null)?.processID ?? null;
   }
 
+  hearsOthers(): boolean {
+    return this.client !== null;
+  }
+
   onMissedEvents(handler: () => void): Unsubscribe {
     this.gapHandlers.add(handler);
     return () => this.gapHandlers.delete(handler);

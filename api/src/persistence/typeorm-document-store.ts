@@ -13,7 +13,9 @@ import type { DataSource } from 'typeorm';
 import type { DocumentRevision, StoredDocument } from '../domain/cascade/document';
 import type { DeleteDocumentCommand, DocumentAnnouncement, DocumentStore, ProjectRef, PutDocumentCommand } from '../domain/cascade/document-store';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../domain/events/document-changed';
+import { randomUUID } from 'node:crypto';
 import { notifyCte, type CommitNotifier } from './commit-notifier';
+import { confirmedWrite } from './confirm-write';
 import { VersionConflictError } from '../domain/cascade/errors';
 import { NotFoundError } from '../domain/errors';
 import { translateDbError } from './translate-db-error';
@@ -58,11 +60,15 @@ interface RevisionRow {
 
 const DOCUMENT_COLUMNS = 'id, tenant_id, project_id, path, content, version, created_at, updated_at, updated_by';
 
-/** Appends the history row of whatever `up` wrote; `up` must return the documents row. */
-const RECORD_HISTORY = `
+/**
+ * Appends the history row of whatever `up` wrote; `up` must return the documents row. The row's id
+ * is chosen by the caller (`historyId`, a placeholder): after a lost connection it tells whether
+ * the write committed (confirm-write.ts).
+ */
+const recordHistory = (historyId: string): string => `
   hist AS (
-    INSERT INTO document_versions (document_id, tenant_id, project_id, path, version, content, deleted, author)
-    SELECT id, tenant_id, project_id, path, version, CASE WHEN deleted_at IS NULL THEN content END,
+    INSERT INTO document_versions (id, document_id, tenant_id, project_id, path, version, content, deleted, author)
+    SELECT ${historyId}::uuid, id, tenant_id, project_id, path, version, CASE WHEN deleted_at IS NULL THEN content END,
            deleted_at IS NOT NULL, updated_by
     FROM up
   )`;
@@ -86,7 +92,7 @@ const UPSERT = `
       deleted_at = NULL
     WHERE d.tenant_id = EXCLUDED.tenant_id AND ($6::boolean OR d.deleted_at IS NOT NULL)
     RETURNING d.*
-  ), ${RECORD_HISTORY}
+  ), ${recordHistory('$7')}
   SELECT ${DOCUMENT_COLUMNS} FROM up`;
 
 /** expectedVersion n > 0: only a live row at exactly version n is updated (no insert). */
@@ -95,7 +101,7 @@ const UPDATE_AT_VERSION = `
     UPDATE documents AS d SET content = $4, version = d.version + 1, updated_at = now(), updated_by = $5
     WHERE d.tenant_id = $1 AND d.project_id = $2 AND d.path = $3 AND d.deleted_at IS NULL AND d.version = $6
     RETURNING d.*
-  ), ${RECORD_HISTORY}
+  ), ${recordHistory('$7')}
   SELECT ${DOCUMENT_COLUMNS} FROM up`;
 
 /** Soft delete of the live row (optionally only at version $5): version + 1, a `deleted` history row. */
@@ -105,7 +111,7 @@ const SOFT_DELETE = `
     WHERE d.tenant_id = $1 AND d.project_id = $2 AND d.path = $3 AND d.deleted_at IS NULL
       AND ($5::integer IS NULL OR d.version = $5)
     RETURNING d.*
-  ), ${RECORD_HISTORY}
+  ), ${recordHistory('$6')}
   SELECT version FROM up`;
 
 export class TypeOrmDocumentStore implements DocumentStore {
@@ -148,9 +154,16 @@ export class TypeOrmDocumentStore implements DocumentStore {
     const { tenantId, projectId, path, content, author, expectedVersion } = command;
     if (!validRef(command)) throw new NotFoundError('Project', projectId);
     const conditional = expectedVersion !== undefined && expectedVersion > 0;
+    const historyId = randomUUID();
     const write = this.statement(conditional ? UPDATE_AT_VERSION : UPSERT,
-      [tenantId, projectId, path, content, author, conditional ? expectedVersion : expectedVersion === undefined], 'PUT', command.announce);
-    const rows = await this.write<DocumentRow>(write.sql, write.params, projectId);
+      [tenantId, projectId, path, content, author, conditional ? expectedVersion : expectedVersion === undefined, historyId], 'PUT', command.announce);
+    // A lost connection: the history row's id says whether the write committed.
+    const rows = await confirmedWrite(`the write of '${path}'`, () => this.write<DocumentRow>(write.sql, write.params, projectId), async () => {
+      const found: DocumentRow[] = await this.dataSource.query(
+        `SELECT d.id, d.tenant_id, d.project_id, d.path, v.content, v.version, d.created_at, v.created_at AS updated_at, v.author AS updated_by
+         FROM document_versions v JOIN documents d ON d.id = v.document_id WHERE v.id = $1 AND v.tenant_id = $2`, [historyId, tenantId]);
+      return found.length > 0 ? found : null;
+    });
     if (rows[0]) {
       write.deliver(command, rows[0].version, rows[0].updated_at);
       return toDocument(rows[0]);
@@ -164,8 +177,13 @@ export class TypeOrmDocumentStore implements DocumentStore {
   async delete(command: DeleteDocumentCommand): Promise<number | null> {
     const { tenantId, projectId, path, author, expectedVersion } = command;
     if (!validRef(command)) return null;
-    const write = this.statement(SOFT_DELETE, [tenantId, projectId, path, author, expectedVersion ?? null], 'DELETE', command.announce);
-    const rows = await this.write<{ version: number; announced_at?: Date }>(write.sql, write.params, projectId);
+    const historyId = randomUUID();
+    const write = this.statement(SOFT_DELETE, [tenantId, projectId, path, author, expectedVersion ?? null, historyId], 'DELETE', command.announce);
+    const rows = await confirmedWrite(`the deletion of '${path}'`, () => this.write<{ version: number; announced_at?: Date }>(write.sql, write.params, projectId), async () => {
+      const found: { version: number; announced_at: Date }[] = await this.dataSource.query(
+        `SELECT version, created_at AS announced_at FROM document_versions WHERE id = $1 AND tenant_id = $2`, [historyId, tenantId]);
+      return found.length > 0 ? found : null;
+    });
     if (rows[0]) {
       write.deliver(command, rows[0].version, rows[0].announced_at ?? new Date());
       return rows[0].version;

@@ -31,6 +31,7 @@ import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore, Queuing
 import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from '../domain/processes/process-event';
 import { randomUUID } from 'node:crypto';
 import { notifyCte, type CommitNotifier } from './commit-notifier';
+import { confirmedWrite } from './confirm-write';
 import { GUARD_TRIGGERS, type PromptMode, type RecipeGuard } from '../domain/recipes/recipe';
 import { translateDbError } from './translate-db-error';
 import { escapeLike } from './typeorm-document-store';
@@ -112,6 +113,13 @@ const EVENT_SLIM = `jsonb_build_object('id', id::text, 'tenantId', tenant_id, 'p
   'at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 const EVENT_FULL = `(${EVENT_SLIM} || jsonb_build_object('event', event))`;
 const DIGITS = /^\d{1,18}$/;
+
+/** What `queue` wrote. */
+interface Queued {
+  readonly process: Process;
+  readonly queued: PendingMessage[];
+  readonly events: StoredProcessEvent[];
+}
 
 /** Without a bus (store tests): events are stored and announced to nobody. */
 const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
@@ -351,11 +359,21 @@ export class TypeOrmProcessStore implements ProcessStore {
     // The ids are chosen here, so that the events about the messages are written by the same statement.
     const queuing = messages.map((m): QueuingMessage => ({ id: randomUUID(), sender: m.sender, senderName: m.senderName, content: m.content }));
     const events = announce ? announce(queuing) : [];
-    let rows: (ProcessRow & { p_id: string; p_process_id: string; p_sender: MessageSender; p_sender_name: string; p_content: string; p_created_at: Date; p_events: EventRow[] | null })[];
+    type QueueRow = ProcessRow & { p_id: string; p_process_id: string; p_sender: MessageSender; p_sender_name: string; p_content: string; p_created_at: Date; p_events: EventRow[] | null };
+    const shaped = (rows: QueueRow[]): Queued | null => (rows[0] ? {
+      process: toProcess(rows[0]),
+      queued: rows.map((r) => toPending({
+        id: r.p_id, process_id: r.p_process_id, sender: r.p_sender, sender_name: r.p_sender_name, content: r.p_content, created_at: r.p_created_at,
+        attempts: 0, failure: null, failed_at: null,
+      })),
+      events: (rows[0].p_events ?? []).map(toStoredEvent),
+    } : null);
+    let result: Queued | null;
     try {
       // One statement: the messages in order, the turn request set unless it already is (its time
       // is the oldest waiting request's), and the events. The row is the process after it, once per message.
-      rows = await this.dataSource.query(
+      // A lost connection: the first message's id says whether the statement committed (confirm-write.ts).
+      result = await confirmedWrite('the message', async () => shaped(await this.dataSource.query(
         `WITH ins AS (
            INSERT INTO process_inbox (id, tenant_id, process_id, sender, sender_name, content)
            SELECT (x.m->>'id')::uuid, $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'
@@ -373,17 +391,38 @@ export class TypeOrmProcessStore implements ProcessStore {
              FROM ev) AS p_events
          FROM ins CROSS JOIN up CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.seq`,
         [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.notifyParams],
-      );
+      )), () => this.queuedEarlier(tenantId, processId, queuing));
     } catch (err) {
       throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
     }
-    if (!rows[0]) throw new NotFoundError('Process', processId);
-    const queued = rows.map((r) => toPending({
-      id: r.p_id, process_id: r.p_process_id, sender: r.p_sender, sender_name: r.p_sender_name, content: r.p_content, created_at: r.p_created_at,
-      attempts: 0, failure: null, failed_at: null,
-    }));
-    this.deliver((rows[0].p_events ?? []).map(toStoredEvent));
-    return { process: toProcess(rows[0]), queued };
+    if (!result) throw new NotFoundError('Process', processId);
+    this.deliver(result.events);
+    return { process: result.process, queued: result.queued };
+  }
+
+  /**
+   * Whether a `queue` whose connection was lost committed: its messages' rows, wherever a turn has
+   * taken them since (the inbox, or a turn's input), shaped like the statement's answer; null when not.
+   */
+  private async queuedEarlier(tenantId: string, processId: string, queuing: readonly QueuingMessage[]): Promise<Queued | null> {
+    const first = queuing[0]!.id;
+    const found: { created_at: Date }[] = await this.dataSource.query(
+      `SELECT created_at FROM process_inbox WHERE tenant_id = $1 AND id = $2::uuid
+       UNION ALL SELECT t.started_at FROM turns t WHERE t.tenant_id = $1 AND t.process_id = $3 AND t.input @> jsonb_build_array(jsonb_build_object('id', $2::text))
+       LIMIT 1`,
+      [tenantId, first, processId]);
+    if (found.length === 0) return null;
+    const process = await this.findProcess(tenantId, processId);
+    if (!process) return null;
+    const all = await this.listEvents(tenantId, processId, null);
+    const ids = new Set(queuing.map((m) => m.id));
+    const from = all.findIndex((e) => e.event.type === 'MESSAGE_QUEUED' && ids.has(e.event.messageId));
+    return {
+      process,
+      queued: queuing.map((m) => ({ ...m, processId, createdAt: new Date(found[0]!.created_at), attempts: 0, failure: null, failedAt: null })),
+      // The statement's events: its MESSAGE_QUEUEDs and the TURN_SCHEDULED after them.
+      events: from < 0 ? [] : all.slice(from, from + queuing.length + 1),
+    };
   }
 
   async listPending(tenantId: string, processId: string): Promise<PendingMessage[]> {

@@ -17,5 +17,10 @@ export interface EventBus {
    * caches kept coherent by events can drop what they hold.
    */
   onMissedEvents(handler: () => void): Unsubscribe;
+  /**
+   * False while events of other instances may be going missed (the listening connection is lost
+   * and not back yet); an `onMissedEvents` call follows when it is back. Absent: always true.
+   */
+  hearsOthers?(): boolean;
   close(): Promise<void>;
 }

@@ -49,6 +49,10 @@ export function storedEventStream<Envelope, Event extends { readonly id: string 
   };
   stream.onClose(bus.subscribe<Envelope>(source.topic, (envelope) => {
     if (!source.matches(envelope)) return;
+    // While the bus does not hear the other instances, a live event is this instance's own: taken
+    // as it comes, it would move the stream past the others' events missed meanwhile (fault suite:
+    // whole turns missed). The store has them all, in order: read them from there instead.
+    if (bus.hearsOthers?.() === false) return readBacklog();
     chain = chain.then(() => retried(async () => {
       if (stream.closed) return;
       const event = await source.complete(envelope);

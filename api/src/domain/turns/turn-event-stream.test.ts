@@ -28,6 +28,15 @@ class CuttableBus implements EventBus {
     return () => this.gapHandlers.delete(handler);
   }
 
+  /** This instance's own event: its subscribers get it even while the cross-instance side is cut. */
+  deliverLocal(payload: unknown): void {
+    for (const h of [...this.handlers]) h(payload);
+  }
+
+  hearsOthers(): boolean {
+    return this.connected;
+  }
+
   reconnect(): void {
     this.connected = true;
     for (const h of [...this.gapHandlers]) h();
@@ -61,7 +70,13 @@ function storeAndBus() {
     events.push(event);
     await bus.publish(TURN_EVENTS_TOPIC, event);
   };
-  return { bus, store, write, failing, reads: () => reads };
+  /** An event written on this instance: delivered here whether or not the bus hears the others. */
+  const writeLocal = async (): Promise<void> => {
+    const event: TurnEvent = { id: String(events.length + 1), tenantId: TENANT, processId: PROCESS, turnId: 'turn', type: 'TextDelta', payload: { n: events.length + 1 }, at: new Date(0).toISOString() };
+    events.push(event);
+    bus.deliverLocal(event);
+  };
+  return { bus, store, write, writeLocal, failing, reads: () => reads };
 }
 
 async function take(stream: AsyncIterableIterator<TurnEvent>, n: number): Promise<string[]> {
@@ -86,6 +101,22 @@ describe('turnEventStream after missed events (issue 14: silent gaps after a LIS
     expect(await take(stream, 3)).toEqual(['3', '4', '5']);
     await write();
     expect(await take(stream, 1)).toEqual(['6']);
+    await stream.return?.();
+  });
+
+  it("does not let this instance's own event skip the others' events missed while the bus is cut (fault suite: whole turns missed)", async () => {
+    const { bus, store, write, writeLocal } = storeAndBus();
+    const stream = turnEventStream(bus, store, { tenantId: TENANT, id: PROCESS }, null, 10_000, 1);
+    await write();
+    expect(await take(stream, 1)).toEqual(['1']);
+    bus.connected = false;
+    await write(); // another instance's: lost with the listener
+    await writeLocal(); // this instance's: delivered here at once
+    // Before: '3' came live and moved the stream past '2', which the re-read after the reconnect skipped.
+    expect(await take(stream, 2)).toEqual(['2', '3']);
+    bus.reconnect();
+    await write();
+    expect(await take(stream, 1)).toEqual(['4']);
     await stream.return?.();
   });
 
