@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import pg from 'pg';
+import { GuardedClient } from './guarded-client';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import { ENTITIES } from './entities';
@@ -93,7 +94,8 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     applicationName: 'vance',
     // Migrations use unqualified names, so the search_path (not only TypeORM's `schema`) must point
     // at the schema, or tables would land in public (STACK §8).
-    ...(schema ? { schema, extra: { options: `-c search_path=${schema}` } } : {}),
+    ...(schema ? { schema } : {}),
+    extra: { Client: GuardedClient, ...(schema ? { options: `-c search_path=${schema}` } : {}) },
   });
   await dataSource.initialize();
   return {

@@ -22,6 +22,7 @@ import pg from 'pg';
 import type { EventBus, SubscribeOptions, Unsubscribe } from '../domain/events/event-bus';
 import type { CommitNotifier } from './commit-notifier';
 import { isConnectionLoss } from './connection-loss';
+import { GuardedClient } from './guarded-client';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (the default page size). */
 export const MAX_NOTIFY_PAYLOAD_BYTES = 7999;
@@ -84,7 +85,7 @@ export class PgEventBus implements EventBus, CommitNotifier {
     private readonly logger: EventBusLogger,
     private readonly reconnectDelayMs: number,
   ) {
-    this.notifier = new pg.Pool({ connectionString, max: 1, application_name: 'vance-notify' });
+    this.notifier = new pg.Pool({ connectionString, max: 1, application_name: 'vance-notify', Client: GuardedClient });
     // An idle notify connection that the server ends is dropped by the pool; the next publish opens another.
     this.notifier.on('error', (err) => this.logger.warn({ err, channel }, 'event bus notify connection lost'));
   }
