@@ -9,6 +9,7 @@ import {
   PgEventBus, TypeOrmDocumentStore, TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmTurnStore, type CommitNotifier, type Database,
 } from '../../api/src/persistence';
 import { testDatabases } from '../support/databases';
+import { createPlainProcess } from '../support/process-fixture';
 
 // Issue 14, items 2, 3 and 6: an event is committed with its data. The store that writes it NOTIFYs
 // it in the same statement or transaction, so a write that failed announced nothing and a committed
@@ -41,12 +42,7 @@ describe.each(testDatabases())('events committed with their data ($name)', (driv
     const alice = (await identity.createUser({ tenantId: acme, login: 'alice', role: 'MEMBER', tokenHash: 'h-alice' })).user.id;
     const p = (await identity.createProject(acme, 'p', 'NORMAL', alice)).id;
     const session = await processes.openSession(acme, p, alice, 'main');
-    process = await processes.createProcess({
-      tenantId: acme, projectId: p, sessionId: session.id, userId: alice, name: 'w', parentProcessId: null, engine: 'ford',
-      recipeName: null, recipeSource: null, connectionProfile: null, activeSkills: [], allowedSkillsOverride: null, locked: false,
-      engineParams: {}, promptOverride: null, profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
-      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [],
-    });
+    process = await createPlainProcess(processes, { tenantId: acme, projectId: p, sessionId: session.id, userId: alice });
   });
   afterAll(async () => {
     await db?.close();
@@ -156,12 +152,7 @@ describe.each(postgres)('NOTIFY in the writing statement ($name)', (driver) => {
     await expect(documents.put({ ...ref, path: 'a.md', content: 'stale', author: 'alice', expectedVersion: 7, announce: { layer: 'PROJECT' } })).rejects.toMatchObject({ code: 'VERSION_CONFLICT' });
     const deleted = await documents.delete({ ...ref, path: 'a.md', author: 'alice', announce: { layer: 'PROJECT' } });
     const session = await processes.openSession(tenant, project, alice, 'main');
-    const proc = await processes.createProcess({
-      tenantId: tenant, projectId: project, sessionId: session.id, userId: alice, name: 'w', parentProcessId: null, engine: 'ford',
-      recipeName: null, recipeSource: null, connectionProfile: null, activeSkills: [], allowedSkillsOverride: null, locked: false,
-      engineParams: {}, promptOverride: null, profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
-      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [],
-    });
+    const proc = await createPlainProcess(processes, { tenantId: tenant, projectId: project, sessionId: session.id, userId: alice });
     await processes.queue(tenant, proc.id, [{ sender: 'USER', senderName: 'alice', content: 'hi' }], () => [{ type: 'TURN_SCHEDULED', reason: 'User message.' }]);
     const begun = (await turns.beginTurn(tenant, proc.id, 'ford'))!;
     const big = 'x'.repeat(20_000); // too large for a NOTIFY: goes out as its id

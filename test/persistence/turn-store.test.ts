@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Process } from '../../api/src/domain/processes/process';
 import { TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmTurnStore, type Database } from '../../api/src/persistence';
 import { testDatabases } from '../support/databases';
+import { createPlainProcess } from '../support/process-fixture';
 
 describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
   let db: Database;
@@ -21,12 +22,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     const alice = (await identity.createUser({ tenantId: acme, login: 'alice', role: 'MEMBER', tokenHash: 'h-alice' })).user.id;
     const p = (await identity.createProject(acme, 'p', 'NORMAL', alice)).id;
     const session = await processes.openSession(acme, p, alice, 'main');
-    process = await processes.createProcess({
-      tenantId: acme, projectId: p, sessionId: session.id, userId: alice, name: 'w', parentProcessId: null, engine: 'ford',
-      recipeName: null, recipeSource: null, connectionProfile: null, activeSkills: [], allowedSkillsOverride: null, locked: false,
-      engineParams: {}, promptOverride: null, profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
-      toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [],
-    });
+    process = await createPlainProcess(processes, { tenantId: acme, projectId: p, sessionId: session.id, userId: alice });
   });
   afterAll(async () => {
     await db?.close();

@@ -71,34 +71,26 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
 
 /** `source` with every value mapped; closing the result closes the source. */
 export function mapAsyncIterator<T, R>(source: AsyncIterableIterator<T>, map: (value: T) => R): AsyncIterableIterator<R> {
-  return {
-    next: async () => {
-      const r = await source.next();
-      return r.done ? { value: undefined, done: true } : { value: map(r.value), done: false };
-    },
-    return: async () => {
-      await source.return?.();
-      return { value: undefined, done: true };
-    },
-    throw: async (error) => {
-      await source.return?.();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  return derived(source, async (): Promise<IteratorResult<R>> => {
+    const r = await source.next();
+    return r.done ? { value: undefined, done: true } : { value: map(r.value), done: false };
+  });
 }
 
 /** `source` without the values `keep` refuses; closing the result closes the source. */
 export function filterAsyncIterator<T>(source: AsyncIterableIterator<T>, keep: (value: T) => boolean): AsyncIterableIterator<T> {
+  return derived(source, async () => {
+    for (;;) {
+      const r = await source.next();
+      if (r.done || keep(r.value)) return r;
+    }
+  });
+}
+
+/** An iterator whose values `next` takes from `source`, and whose end ends `source`. */
+function derived<T, R>(source: AsyncIterableIterator<T>, next: () => Promise<IteratorResult<R>>): AsyncIterableIterator<R> {
   return {
-    next: async () => {
-      for (;;) {
-        const r = await source.next();
-        if (r.done || keep(r.value)) return r;
-      }
-    },
+    next,
     return: async () => {
       await source.return?.();
       return { value: undefined, done: true };
