@@ -142,6 +142,41 @@ describe.each(testDatabases())('requested turns that no event announced ($name)'
     expect(after.messages.filter((m: { role: string }) => m.role === 'assistant')).toHaveLength(1);
   });
 
+  it("runs a failed turn's trigger activations again in its retry, with their action prompts (dropped with the failed turn's log)", async () => {
+    await t.gql(`mutation P($c: String!) { putDocument(layer: PROJECT, project: "sweep", path: "_vance/skills/zebra-help/SKILL.md", content: $c) { version } }`, {
+      c: '---\nname: zebra-help\ndescription: Knows zebras\ntriggers:\n  - type: KEYWORDS\n    keywords: [zebra]\naction: Tell me about zebras in detail.\n---\nZebra facts.\n',
+    });
+    const id = await spawn();
+    const provider = t.vance.services.turnRunner as unknown as { deps: { provider: { stream: (...args: any[]) => any } } };
+    const stream = provider.deps.provider.stream.bind(provider.deps.provider);
+    let failures = 0;
+    provider.deps.provider.stream = (request: { messages: unknown[] }, ...rest: unknown[]) => {
+      if (failures === 0 && JSON.stringify(request.messages).includes('zebra')) {
+        failures++;
+        throw new Error('the provider is down for a moment');
+      }
+      return stream(request, ...rest);
+    };
+    try {
+      const events = await t.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; turnId: string; payload: any } }>(t.ws(), `subscription E($id: ID!) { turnEvents(processId: $id) { type turnId payload } }`, { id }));
+      await t.gql(`mutation M($id: ID!) { sendMessage(processId: $id, text: "a zebra question") { id } }`, { id });
+      const seen: { type: string; turnId: string; payload: any }[] = [];
+      while (seen.at(-1)?.type !== 'TurnFinished') seen.push((await events.next(60_000)).data!.turnEvents);
+      events.stop();
+      expect(seen.filter((e) => e.type === 'TurnFailed').map((e) => e.payload.code)).toEqual(['PROVIDER_ERROR']);
+      const retry = seen.at(-1)!.turnId;
+      const verdicts = seen.find((e) => e.type === 'SkillVerdicts' && e.turnId === retry)!.payload;
+      expect(verdicts.skills).toEqual([expect.objectContaining({ skill: 'zebra-help', oneShot: true, composed: true })]);
+    } finally {
+      provider.deps.provider.stream = stream;
+    }
+    expect(failures).toBe(1);
+    const log = (await t.gql(`query L($id: ID!) { messages(processId: $id) { role content } }`, { id })).data!.messages as { role: string; content: string }[];
+    // Before: the retry found the skill still on, fired nothing, and its action prompt was gone with the failed turn.
+    expect(log.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['a zebra question', 'Tell me about zebras in detail.']);
+    expect((await t.gql(`query P($id: ID!) { process(id: $id) { activeSkills { name } } }`, { id })).data!.process.activeSkills).toEqual([]);
+  });
+
   it('retries a failed turn with backoff, marks a message that fails the same way three times as failed, and answers the next message', async () => {
     const id = await spawn();
     const provider = t.vance.services.turnRunner as unknown as { deps: { provider: { stream: (...args: any[]) => any } } };

@@ -107,6 +107,26 @@ export class SkillActivationService {
     return { process: current, cleared, kept: [] };
   }
 
+  /**
+   * A turn that failed or was interrupted runs again with its input (issue 14): the one-shot skills
+   * it activated itself (its pre-turn hook's triggers, activated at or after `since`, the turn's
+   * start) are cleared, so that the retry's hook activates them again and their `action:` prompts,
+   * dropped with the failed turn's chat log, join the retry's input again. One-shots activated before
+   * the turn (`--once`) stay for the retry. On the lane, by the turn runner. (An activation's time is
+   * this instance's clock, the turn's start the database's: one machine's, or kept in step by NTP.)
+   */
+  async afterFailedTurn(process: Process, since: Date): Promise<Process> {
+    const own = process.activeSkills.filter((r) => r.oneShot && !r.fromRecipe && Date.parse(r.activatedAt) >= since.getTime()).map((r) => r.name);
+    if (own.length === 0) return process;
+    const scope = await this.deps.processes.scopeOf(process);
+    let current = process;
+    for (const name of own) {
+      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'The turn that activated it failed: its retry activates it again.');
+      current = await this.deps.processes.deps.store.update(current.tenantId, current.id, plan.patch, plan.events);
+    }
+    return current;
+  }
+
   /** A `/skill …` line (seed 000 §6); anything else is BAD_USER_INPUT. */
   async command(principal: Principal, processId: string, line: string): Promise<SkillCommandResult> {
     const command = parseSkillCommand(line);

@@ -220,10 +220,18 @@ export class TurnRunner {
 
   /** On the turn's lane: a stale RUNNING turn becomes INTERRUPTED with its TurnFailed, its input back in the inbox, a turn requested. */
   private async interrupt(turn: Turn): Promise<void> {
-    await new TurnEventSink(this.deps.store, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id }).finish({
+    const ended = await new TurnEventSink(this.deps.store, { tenantId: turn.tenantId, processId: turn.processId, turnId: turn.id }).finish({
       status: 'INTERRUPTED', errorCode: 'INTERRUPTED', errorMessage: 'The server stopped during the turn; its input is back in the inbox.',
       end: { type: 'TurnFailed', payload: { code: 'INTERRUPTED', message: 'The server stopped during the turn; it runs again.' } },
     });
+    if (ended) await this.dropOwnActivations(turn);
+  }
+
+  /** After a turn that ended without delivering: the skills its own hook activated go, so that its retry activates them again. */
+  private async dropOwnActivations(turn: Turn): Promise<void> {
+    const process = await this.deps.processes.deps.store.findProcess(turn.tenantId, turn.processId);
+    if (!process) return;
+    await this.deps.activation.afterFailedTurn(process, turn.startedAt).catch((err: unknown) => this.deps.onError?.(err, `clearing the activations of failed turn ${turn.id}`));
   }
 
   /** What the model would see next, without calling it (the inbox counts as the next messages). */
@@ -347,6 +355,7 @@ export class TurnRunner {
       this.deps.onError?.(e, `ending failed turn ${turn.id}`);
       return false;
     });
+    if (ended) await this.dropOwnActivations(turn);
     // The retry is requested in the database (any instance's sweep runs it when due); this instance runs it on time.
     if (ended && restore.retryInMs !== null) this.retryLater(turn.tenantId, turn.processId, restore.retryInMs);
     if (!(err instanceof DomainError)) this.deps.onError?.(err, `turn ${turn.id}`);
