@@ -107,8 +107,27 @@ describe.each(testDatabases())('skills and recipes over GraphQL ($name)', (drive
     expect(aliased.model).toEqual({ provider: 'anthropic', model: 'claude-haiku-4-5', tier: 'small' });
     const neither = (await t.gql(RESOLVE, {})).data?.resolveRecipe;
     expect(neither.recipe).toMatchObject({ name: 'default', reason: 'DEFAULT' });
-    const direct = (await t.gql(RESOLVE, { engine: 'custom-x' })).data?.resolveRecipe;
-    expect(direct).toMatchObject({ kind: 'ENGINE_DIRECT', engine: 'custom-x', recipe: null });
+    // Issue 15: what spawnProcess refuses, resolveRecipe refuses the same way (before: an ENGINE_DIRECT preview of an engine that cannot run).
+    const direct = await t.gql(RESOLVE, { engine: 'custom-x' });
+    expect(codeOf(direct)).toBe('BAD_USER_INPUT');
+    expect(direct.errors?.[0]?.extensions?.domainCode).toBe('UNKNOWN_ENGINE');
+    const spawned = await t.gql(`mutation { spawnProcess(input: { project: "web", engine: "custom-x" }) { id } }`);
+    expect(direct.errors?.[0]?.message).toBe(spawned.errors?.[0]?.message);
+  });
+
+  it('warns at save about an engine that does not run here and params a turn would not use, at their lines (issue 15)', async () => {
+    const content = 'description: elsewhere\nengine: eddie\nparams:\n  maxIterations: lots\n  temperature: hot\n';
+    const checked = (await t.gql(`query V($c: String!) { validateDocument(path: "_vance/recipes/elsewhere.yaml", content: $c) { severity line message } }`, { c: content })).data?.validateDocument;
+    expect(checked).toEqual([
+      { severity: 'WARNING', line: 2, message: expect.stringContaining("engine 'eddie' does not run here") },
+      { severity: 'WARNING', line: 4, message: expect.stringContaining('maxIterations must be a whole number') },
+      { severity: 'WARNING', line: 5, message: expect.stringContaining('temperature "hot" is not a number') },
+    ]);
+    // Warnings only: a recipe written for another deployment still saves and lists; it fails where it would run.
+    expect((await t.gql(PUT, { layer: 'VANCE', path: '_vance/recipes/elsewhere.yaml', content })).errors).toBeUndefined();
+    const resolved = await t.gql(RESOLVE, { name: 'elsewhere' });
+    expect(resolved.errors?.[0]?.extensions?.domainCode).toBe('UNKNOWN_ENGINE');
+    await t.gql(`mutation { deleteDocument(layer: VANCE, path: "_vance/recipes/elsewhere.yaml") }`);
   });
 
   it('drops caller params of a locked recipe and rejects unknown models with UNKNOWN_MODEL', async () => {

@@ -13,7 +13,7 @@ const only = (content: string) => {
 describe('parseRecipe — YAML', () => {
   it('resolves anchors and aliases, honours merge keys, and ignores _-prefixed anchor holders', () => {
     const { recipe, diagnostics } = parse(`description: d
-engine: eddie
+engine: ford
 _excludes: &excludes
   - doc_purge
   - doc_delete

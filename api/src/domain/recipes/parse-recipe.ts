@@ -10,6 +10,7 @@
  */
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
+import { checkEngine, checkEngineParams } from './check-engine-params';
 import { YamlSource } from '../shared/yaml-source';
 import { parseGuards } from './parse-guards';
 import { parseModes, parseProfiles } from './parse-profiles';
@@ -65,6 +66,8 @@ export function parseRecipe(input: RecipeInput, templates?: TemplateEngine): Par
     if (!KNOWN_FIELDS.includes(key) && !isAnchorHolder(key)) warnUnknownField(d, [key], RECIPE_FIELDS, 'recipe');
   }
   const recipe = readRecipe(d, input, doc, tenants);
+  checkEngine(d, doc.engine, recipe.engine);
+  checkEngineParams(d, recipe.params);
   checkSkills(d, recipe.defaultActiveSkills, recipe.allowedSkills);
   if (templates) checkTemplates(d, source, templates, recipe);
   return { recipe: d.hasErrors() ? null : recipe, diagnostics: d.list, tenants, enabled };

@@ -1,3 +1,5 @@
+import { ENGINE_NAMES, isKnownEngine } from '../engines/engine-names';
+import { UnknownEngineError } from '../processes/errors';
 import type { CascadeScope } from '../cascade/scope';
 import type { LayerTargetResolver } from '../documents/layer-target';
 import type { Principal } from '../identity/principal';
@@ -77,6 +79,8 @@ export class RecipeCatalog {
       scope, tenantName: principal.tenant.name, settings,
       recipe: input.name ?? null, engine: input.engine ?? null, params: input.params ?? null, profile: input.profile ?? null,
     });
+    // What spawnProcess would refuse, resolveRecipe refuses with the same error (issue 15).
+    if (!isKnownEngine(resolution.engine)) throw new UnknownEngineError(resolution.engine, ENGINE_NAMES);
     if (resolution.overriddenKeys.length > 0 || resolution.droppedCallerKeys.length > 0) {
       this.deps.audit?.({
         recipe: resolution.recipe?.name ?? null, engine: resolution.engine, tenant: principal.tenant.name,

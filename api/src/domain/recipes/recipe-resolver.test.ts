@@ -68,7 +68,11 @@ describe('RecipeResolver.resolve', () => {
       model: { provider: 'gemini', model: 'gemini-2.5-flash', tier: 'small' },
       sampling: { temperature: 0.3, topP: null },
     });
-    expect(result.warnings).toMatchObject([{ severity: 'WARNING', field: 'params.topP', path: '_vance/recipes/analyze.yaml' }]);
+    // The recipe's own warning at save (issue 15, with its line), and what the resolution dropped.
+    expect(result.warnings).toMatchObject([
+      { severity: 'WARNING', line: 7, message: expect.stringContaining('topP 7 is outside 0..1'), path: '_vance/recipes/analyze.yaml' },
+      { severity: 'WARNING', field: 'params.topP', path: '_vance/recipes/analyze.yaml' },
+    ]);
   });
 
   it('drops the caller params of a locked recipe and reports them', async () => {
