@@ -21,12 +21,23 @@ export interface CommitNotifier {
   deliverLocal(topic: string, payload: unknown): void;
 }
 
+/** Without a bus (store tests): writes are stored and announced to nobody. */
+export const SILENT_NOTIFIER: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
+
+/** A timestamptz column as the ISO text JavaScript's toISOString() gives (UTC, milliseconds), in SQL. */
+export function isoTimeSql(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
 /** The notifier of an in-process bus: no channel, local delivery only. */
 export function inProcessNotifier(bus: InProcessEventBus, onError: (err: unknown) => void = () => {}): CommitNotifier {
   return { channel: null, origin: 'local', deliverLocal: (topic, payload) => bus.deliverLocal(topic, payload, onError) };
 }
 
-/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; larger events go out as their id only. */
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; a larger envelope goes out as its id
+ * only. (The envelope's own fields come on top of the payload's MAX_INLINE_PAYLOAD_BYTES.)
+ */
 export const NOTIFY_INLINE_BYTES = 7_000;
 
 /**

@@ -14,15 +14,13 @@ import type { DocumentRevision, StoredDocument } from '../domain/cascade/documen
 import type { DeleteDocumentCommand, DocumentAnnouncement, DocumentStore, ProjectRef, PutDocumentCommand } from '../domain/cascade/document-store';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../domain/events/document-changed';
 import { randomUUID } from 'node:crypto';
-import { notifyCte, type CommitNotifier } from './commit-notifier';
+import { isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 import { confirmedWrite } from './confirm-write';
 import { VersionConflictError } from '../domain/cascade/errors';
 import { NotFoundError } from '../domain/errors';
 import { translateDbError } from './translate-db-error';
 import { isUuid } from './uuid';
 
-/** Without a bus (store tests): writes are announced to nobody. */
-const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
 
 /**
  * A write statement (ending in `SELECT … FROM up`) that also NOTIFYs the DocumentChanged of the row
@@ -32,7 +30,7 @@ const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: 
 function announcing(sql: string, first: number, change: DocumentChanged['change']): string {
   const [channel, topic, origin, layer] = [1, 2, 3, 4].map((n) => `$${first + n}`) as [string, string, string, string];
   const event = `jsonb_build_object('tenantId', tenant_id, 'projectId', project_id, 'layer', ${layer}::text, 'path', path, 'version', version,
-    'change', '${change}', 'author', updated_by, 'at', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+    'change', '${change}', 'author', updated_by, 'at', ${isoTimeSql('updated_at')})`;
   const at = sql.lastIndexOf('SELECT ');
   return `${sql.slice(0, at).trimEnd()}, ${notifyCte('sent', 'up', { channel, topic, origin }, event, event, 'id')}
   ${sql.slice(at).replace(' FROM up', ', up.updated_at AS announced_at FROM up CROSS JOIN (SELECT count(*) FROM sent) n')}`;
@@ -115,7 +113,7 @@ const SOFT_DELETE = `
   SELECT version FROM up`;
 
 export class TypeOrmDocumentStore implements DocumentStore {
-  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT) {}
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT_NOTIFIER) {}
 
   /** The statement and its parameters, announcing when the command asks to; `deliver` tells this instance after it. */
   private statement(sql: string, params: unknown[], change: DocumentChanged['change'], announce: DocumentAnnouncement | undefined) {

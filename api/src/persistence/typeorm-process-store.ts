@@ -10,131 +10,33 @@
  * `process_inbox`/`messages`, whose foreign-key checks take a KEY SHARE lock on the process.
  * Inside the transaction only `em` is used (PGlite has one session: STACK §4).
  *
- * Process events (issue 14) are stored in `process_events` and NOTIFYed by the statement that
- * stores them (commit-notifier.ts): with the patch of `update`, in the statement of `queue`, or
- * alone (`append`); this instance's subscribers get them after the commit.
+ * Process events (issue 14, typeorm-process-event-log.ts) are written by the statement that makes
+ * the change they report: with the patch of `update`, in the statement of `queue`, or alone.
+ * Row shapes and mapping: process-rows.ts.
  */
-import type { DataSource, EntityManager } from 'typeorm';
-import type { Layer } from '../domain/cascade/layer';
+import type { DataSource } from 'typeorm';
 import { NotFoundError } from '../domain/errors';
-import type {
-  ActiveSkillRef,
-  MessageSender,
-  PendingMessage,
-  Process,
-  ProcessStatus,
-  RuntimeGuard,
-  Session,
-  ToolAdjustments,
-} from '../domain/processes/process';
+import type { MessageSender, PendingMessage, Process, Session } from '../domain/processes/process';
 import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore, QueuingMessage } from '../domain/processes/process-store';
-import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from '../domain/processes/process-event';
+import type { ProcessEvent, StoredProcessEvent } from '../domain/processes/process-event';
 import { randomUUID } from 'node:crypto';
-import { notifyCte, type CommitNotifier } from './commit-notifier';
+import { SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 import { confirmedWrite } from './confirm-write';
-import { GUARD_TRIGGERS, type PromptMode, type RecipeGuard } from '../domain/recipes/recipe';
+import {
+  guardToJson, PENDING_COLUMNS, PROCESS_COLUMNS, recipeGuardToJson, SESSION_COLUMNS, skillRefToJson, toolAdjustmentsToJson, toPending, toProcess,
+  toSession, writePatch, type PendingRow, type ProcessRow, type SessionRow,
+} from './process-rows';
+import { toStoredEvent, TypeOrmProcessEventLog, type EventRow } from './typeorm-process-event-log';
 import { translateDbError } from './translate-db-error';
 import { escapeLike } from './typeorm-document-store';
 import { isUuid } from './uuid';
 
-interface SessionRow {
-  id: string;
-  tenant_id: string;
-  project_id: string;
-  user_id: string;
-  name: string;
-  created_at: Date;
-}
-
-interface ProcessRow {
-  id: string;
-  tenant_id: string;
-  project_id: string;
-  session_id: string;
-  user_id: string;
-  name: string;
-  parent_process_id: string | null;
-  status: ProcessStatus;
-  engine: string;
-  recipe_name: string | null;
-  recipe_source: Layer | null;
-  connection_profile: string | null;
-  active_skills: unknown;
-  allowed_skills_override: unknown;
-  locked: boolean;
-  engine_params: unknown;
-  prompt_override: string | null;
-  profile_append: string | null;
-  prompt_mode: PromptMode;
-  data_relay_correction: string | null;
-  tool_adjustments: unknown;
-  guards: unknown;
-  recipe_guards: unknown;
-  guard_rounds: unknown;
-  open_skills: unknown;
-  skill_uses: unknown;
-  turn_requested_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-interface PendingRow {
-  id: string;
-  process_id: string;
-  sender: MessageSender;
-  sender_name: string;
-  content: string;
-  created_at: Date;
-  attempts: number;
-  failure: string | null;
-  failed_at: Date | null;
-}
-
-interface EventRow {
-  id: string;
-  tenant_id: string;
-  process_id: string;
-  event: ProcessEvent;
-  created_at: Date | string;
-}
-
-const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
-
-const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
-  recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked, engine_params,
-  prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
-  recipe_guards, guard_rounds, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
-
-const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at, attempts, failure, failed_at';
-
-const EVENT_COLUMNS = 'id::text AS id, tenant_id, process_id, event, created_at';
-/** A process event as the other instances get it: the envelope, its event left out when too large. */
-const EVENT_SLIM = `jsonb_build_object('id', id::text, 'tenantId', tenant_id, 'processId', process_id,
-  'at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
-const EVENT_FULL = `(${EVENT_SLIM} || jsonb_build_object('event', event))`;
-const DIGITS = /^\d{1,18}$/;
 
 /** What `queue` wrote. */
 interface Queued {
   readonly process: Process;
   readonly queued: PendingMessage[];
   readonly events: StoredProcessEvent[];
-}
-
-/** Without a bus (store tests): events are stored and announced to nobody. */
-const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
-
-/**
- * The CTEs `ev` (insert the events of jsonb array `$events`, in order, when `when` holds) and
- * `sent` (their NOTIFYs); the statement must reference `sent`. `$events`, `$channel`… are
- * placeholders given by the caller.
- */
-function eventCtes(p: { tenant: string; process: string; events: string; channel: string; topic: string; origin: string; when?: string }): string {
-  return `ev AS (INSERT INTO process_events (tenant_id, process_id, type, event)
-      SELECT ${p.tenant}, ${p.process}, x.e->>'type', x.e FROM jsonb_array_elements(${p.events}::jsonb) WITH ORDINALITY AS x(e, n)
-      ${p.when ? `WHERE ${p.when}` : ''} ORDER BY x.n
-      RETURNING id, tenant_id, process_id, event, created_at),
-    ${notifyCte('sent', 'ev', { channel: p.channel, topic: p.topic, origin: p.origin }, EVENT_FULL, EVENT_SLIM, 'id')}`;
 }
 
 /**
@@ -159,48 +61,27 @@ const INSERT_PROCESS = `
   RETURNING ${PROCESS_COLUMNS}`;
 
 export class TypeOrmProcessStore implements ProcessStore {
-  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT) {}
+  /** Process events: stored with the changes they report (update, queue), or alone. */
+  private readonly events: TypeOrmProcessEventLog;
 
-  private get notifyParams(): unknown[] {
-    return [this.notifier.channel, PROCESS_EVENTS_TOPIC, this.notifier.origin];
+  constructor(private readonly dataSource: DataSource, notifier: CommitNotifier = SILENT_NOTIFIER) {
+    this.events = new TypeOrmProcessEventLog(dataSource, notifier);
   }
 
-  /** After the commit: this instance's subscribers (the others got the statement's NOTIFY). */
-  private deliver(events: readonly StoredProcessEvent[]): void {
-    for (const event of events) this.notifier.deliverLocal(PROCESS_EVENTS_TOPIC, envelopeOf(event));
+  append(tenantId: string, processId: string, events: readonly ProcessEvent[]): Promise<StoredProcessEvent[]> {
+    return this.events.append(tenantId, processId, events);
   }
 
-  async append(tenantId: string, processId: string, events: readonly ProcessEvent[]): Promise<StoredProcessEvent[]> {
-    if (events.length === 0) return [];
-    if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
-    const stored = await appendEvents(this.dataSource, tenantId, processId, events, this.notifyParams);
-    this.deliver(stored);
-    return stored;
+  listEvents(tenantId: string, processId: string, afterEventId: string | null, limit?: number): Promise<StoredProcessEvent[]> {
+    return this.events.listEvents(tenantId, processId, afterEventId, limit);
   }
 
-  async listEvents(tenantId: string, processId: string, afterEventId: string | null, limit = 10_000): Promise<StoredProcessEvent[]> {
-    if (!isUuid(tenantId) || !isUuid(processId)) return [];
-    const after = afterEventId !== null && DIGITS.test(afterEventId) ? afterEventId : '0';
-    const rows: EventRow[] = await this.dataSource.query(
-      `SELECT ${EVENT_COLUMNS} FROM process_events WHERE tenant_id = $1 AND process_id = $2 AND process_events.id > $3::bigint
-       ORDER BY process_events.id LIMIT $4`,
-      [tenantId, processId, after, limit],
-    );
-    return rows.map(toStoredEvent);
+  latestEventId(tenantId: string, processId: string): Promise<string | null> {
+    return this.events.latestEventId(tenantId, processId);
   }
 
-  async latestEventId(tenantId: string, processId: string): Promise<string | null> {
-    if (!isUuid(tenantId) || !isUuid(processId)) return null;
-    const rows: { id: string | null }[] = await this.dataSource.query(
-      `SELECT max(id)::text AS id FROM process_events WHERE tenant_id = $1 AND process_id = $2`, [tenantId, processId]);
-    return rows[0]?.id ?? null;
-  }
-
-  async findEvent(tenantId: string, eventId: string): Promise<StoredProcessEvent | null> {
-    if (!isUuid(tenantId) || !DIGITS.test(eventId)) return null;
-    const rows: EventRow[] = await this.dataSource.query(
-      `SELECT ${EVENT_COLUMNS} FROM process_events WHERE tenant_id = $1 AND process_events.id = $2::bigint`, [tenantId, eventId]);
-    return rows[0] ? toStoredEvent(rows[0]) : null;
+  findEvent(tenantId: string, eventId: string): Promise<StoredProcessEvent | null> {
+    return this.events.findEvent(tenantId, eventId);
   }
 
   async openSession(tenantId: string, projectId: string, userId: string, name: string): Promise<Session> {
@@ -329,10 +210,10 @@ export class TypeOrmProcessStore implements ProcessStore {
       const patch = mutate(current);
       const updated = patch === null ? current : (await writePatch(em, tenantId, processId, patch)) ?? current;
       // The events of the change commit with it, or neither does.
-      const written = events.length > 0 ? await appendEvents(em, tenantId, processId, events, this.notifyParams) : [];
+      const written = events.length > 0 ? await this.events.appendIn(em, tenantId, processId, events) : [];
       return { process: updated, stored: written };
     });
-    this.deliver(stored);
+    this.events.deliver(stored);
     return process;
   }
 
@@ -384,19 +265,19 @@ export class TypeOrmProcessStore implements ProcessStore {
              updated_at = CASE WHEN turn_requested_at IS NULL THEN clock_timestamp() ELSE updated_at END
            WHERE tenant_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM ins)
            RETURNING ${PROCESS_COLUMNS}),
-         ${eventCtes({ tenant: '$1', process: '$2', events: '$4', channel: '$5', topic: '$6', origin: '$7', when: 'EXISTS (SELECT 1 FROM up)' })}
+         ${this.events.ctes({ tenant: '$1', process: '$2', events: '$4', channel: 5, when: 'EXISTS (SELECT 1 FROM up)' })}
          SELECT ins.id AS p_id, ins.process_id AS p_process_id, ins.sender AS p_sender, ins.sender_name AS p_sender_name,
            ins.content AS p_content, ins.created_at AS p_created_at, up.*,
            (SELECT jsonb_agg(jsonb_build_object('id', id::text, 'tenant_id', tenant_id, 'process_id', process_id, 'event', event, 'created_at', created_at) ORDER BY id)
              FROM ev) AS p_events
          FROM ins CROSS JOIN up CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.seq`,
-        [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.notifyParams],
+        [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.events.notifyParams],
       )), () => this.queuedEarlier(tenantId, processId, queuing));
     } catch (err) {
       throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
     }
     if (!result) throw new NotFoundError('Process', processId);
-    this.deliver(result.events);
+    this.events.deliver(result.events);
     return { process: result.process, queued: result.queued };
   }
 
@@ -435,209 +316,3 @@ export class TypeOrmProcessStore implements ProcessStore {
   }
 }
 
-/**
- * Writes the given fields of `patch` (a key that is absent or undefined is left alone) and bumps
- * updated_at. clock_timestamp(), not now(): now() is the start of a transaction that may have
- * queued on the row lock, so a later writer could record an earlier time. An empty patch writes
- * nothing (returns null).
- */
-async function writePatch(em: EntityManager, tenantId: string, processId: string, patch: ProcessPatch): Promise<Process | null> {
-  const params: unknown[] = [tenantId, processId];
-  const sets: string[] = [];
-  const set = (column: string, value: unknown, cast: string) => {
-    params.push(value);
-    sets.push(`${column} = $${params.length}::${cast}`);
-  };
-  if (patch.activeSkills !== undefined) set('active_skills', JSON.stringify(patch.activeSkills.map(skillRefToJson)), 'jsonb');
-  if (patch.guards !== undefined) set('guards', JSON.stringify(patch.guards.map(guardToJson)), 'jsonb');
-  if (patch.guardRounds !== undefined) set('guard_rounds', JSON.stringify(roundsToJson(patch.guardRounds)), 'jsonb');
-  if (patch.openSkills !== undefined) set('open_skills', JSON.stringify([...new Set(patch.openSkills)]), 'jsonb');
-  if (patch.skillUses !== undefined) set('skill_uses', JSON.stringify(roundsToJson(patch.skillUses)), 'jsonb');
-  if (patch.status !== undefined) set('status', patch.status, 'text');
-  if (patch.turnRequestedAt !== undefined) set('turn_requested_at', patch.turnRequestedAt, 'timestamptz');
-  if (sets.length === 0) return null;
-  // In a CTE because TypeORM answers a bare UPDATE with [rows, rowCount] instead of the rows.
-  const rows: ProcessRow[] = await em.query(
-    `WITH up AS (
-       UPDATE processes SET ${sets.join(', ')}, updated_at = clock_timestamp()
-       WHERE tenant_id = $1 AND id = $2
-       RETURNING ${PROCESS_COLUMNS}
-     ) SELECT ${PROCESS_COLUMNS} FROM up`,
-    params,
-  );
-  // The row is locked by this transaction, so the update always finds it.
-  return toProcess(rows[0]!);
-}
-
-// The jsonb shapes: exactly the domain fields, nothing a caller's object happens to carry besides.
-
-function skillRefToJson(ref: ActiveSkillRef): ActiveSkillRef {
-  return {
-    name: ref.name,
-    resolvedFromScope: ref.resolvedFromScope,
-    oneShot: ref.oneShot,
-    fromRecipe: ref.fromRecipe,
-    activatedAt: ref.activatedAt,
-    args: ref.args,
-    reason: ref.reason,
-  };
-}
-
-function guardToJson(guard: RuntimeGuard): RuntimeGuard {
-  return guard.kind === 'SCRIPT'
-    ? { kind: 'SCRIPT', path: guard.path, installedBy: guard.installedBy }
-    : { kind: 'INLINE', body: guard.body, installedBy: guard.installedBy };
-}
-
-function toolAdjustmentsToJson(t: ToolAdjustments): ToolAdjustments {
-  return { add: [...t.add], remove: [...t.remove], keep: [...t.keep], dropFirst: [...t.dropFirst], defer: [...t.defer] };
-}
-
-function toSession(row: SessionRow): Session {
-  return { id: row.id, tenantId: row.tenant_id, projectId: row.project_id, userId: row.user_id, name: row.name, createdAt: row.created_at };
-}
-
-function toProcess(row: ProcessRow): Process {
-  return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    projectId: row.project_id,
-    sessionId: row.session_id,
-    userId: row.user_id,
-    name: row.name,
-    parentProcessId: row.parent_process_id,
-    status: row.status,
-    engine: row.engine,
-    recipeName: row.recipe_name,
-    recipeSource: row.recipe_source,
-    connectionProfile: row.connection_profile,
-    activeSkills: array(row.active_skills).map(skillRefFromJson),
-    allowedSkillsOverride: row.allowed_skills_override === null ? null : array(row.allowed_skills_override).map(String),
-    locked: row.locked,
-    engineParams: isRecord(row.engine_params) ? row.engine_params : {},
-    promptOverride: row.prompt_override,
-    profileAppend: row.profile_append,
-    promptMode: row.prompt_mode,
-    dataRelayCorrectionOverride: row.data_relay_correction,
-    toolAdjustments: toolAdjustmentsFromJson(row.tool_adjustments),
-    guards: array(row.guards).map(guardFromJson),
-    recipeGuards: array(row.recipe_guards).flatMap(recipeGuardFromJson),
-    guardRounds: roundsFromJson(row.guard_rounds),
-    openSkills: array(row.open_skills).filter((s): s is string => typeof s === 'string'),
-    skillUses: roundsFromJson(row.skill_uses),
-    turnRequestedAt: row.turn_requested_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-// Reading jsonb back: the columns only ever hold what the functions above wrote (the migration
-// checks the top-level types); missing optional members read as their empty value.
-
-function skillRefFromJson(value: unknown): ActiveSkillRef {
-  const ref = isRecord(value) ? value : {};
-  return {
-    name: String(ref.name ?? ''),
-    resolvedFromScope: ref.resolvedFromScope as Layer,
-    oneShot: ref.oneShot === true,
-    fromRecipe: ref.fromRecipe === true,
-    activatedAt: String(ref.activatedAt ?? ''),
-    args: typeof ref.args === 'string' ? ref.args : null,
-    reason: String(ref.reason ?? ''),
-  };
-}
-
-function guardFromJson(value: unknown): RuntimeGuard {
-  const guard = isRecord(value) ? value : {};
-  const installedBy = typeof guard.installedBy === 'string' ? guard.installedBy : null;
-  return guard.kind === 'SCRIPT'
-    ? { kind: 'SCRIPT', path: String(guard.path ?? ''), installedBy }
-    : { kind: 'INLINE', body: String(guard.body ?? ''), installedBy };
-}
-
-function toolAdjustmentsFromJson(value: unknown): ToolAdjustments {
-  const t = isRecord(value) ? value : {};
-  const list = (v: unknown) => array(v).map(String);
-  return { add: list(t.add), remove: list(t.remove), keep: list(t.keep), dropFirst: list(t.dropFirst), defer: list(t.defer) };
-}
-
-function toPending(row: PendingRow): PendingMessage {
-  return {
-    id: row.id,
-    processId: row.process_id,
-    sender: row.sender,
-    senderName: row.sender_name,
-    content: row.content,
-    createdAt: row.created_at,
-    attempts: Number(row.attempts ?? 0),
-    failure: row.failure ?? null,
-    failedAt: row.failed_at ? new Date(row.failed_at) : null,
-  };
-}
-
-/** Stores `events` in one statement that NOTIFYs them too (on `db`: the pool, or a transaction's manager). */
-async function appendEvents(
-  db: Pick<EntityManager, 'query'>, tenantId: string, processId: string, events: readonly ProcessEvent[], notify: readonly unknown[],
-): Promise<StoredProcessEvent[]> {
-  let rows: EventRow[];
-  try {
-    rows = await db.query(
-      `WITH ${eventCtes({ tenant: '$1', process: '$2', events: '$3', channel: '$4', topic: '$5', origin: '$6' })}
-       SELECT ${EVENT_COLUMNS} FROM ev CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ev.id`,
-      [tenantId, processId, JSON.stringify(events), ...notify],
-    );
-  } catch (err) {
-    throw translateDbError(err, { fk_process_events_process: ['Process', processId] });
-  }
-  return rows.map(toStoredEvent);
-}
-
-function toStoredEvent(row: EventRow): StoredProcessEvent {
-  return { id: String(row.id), tenantId: row.tenant_id, processId: row.process_id, at: new Date(row.created_at).toISOString(), event: row.event };
-}
-
-/** PostgreSQL refuses a NOTIFY of 8000 bytes or more: like the statement's NOTIFY, a large event goes out as its id. */
-const MAX_INLINE_EVENT_BYTES = 6_000;
-const utf8 = new TextEncoder();
-
-function envelopeOf(event: StoredProcessEvent): ProcessEventEnvelope {
-  if (utf8.encode(JSON.stringify(event.event)).length <= MAX_INLINE_EVENT_BYTES) return event;
-  const { event: _event, ...slim } = event;
-  return slim;
-}
-
-function array(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function recipeGuardToJson(guard: RecipeGuard): RecipeGuard {
-  return {
-    script: guard.script.kind === 'PATH' ? { kind: 'PATH', path: guard.script.path } : { kind: 'INLINE', body: guard.script.body },
-    params: guard.params, trigger: guard.trigger, maxRounds: guard.maxRounds, allowTools: guard.allowTools,
-  };
-}
-
-function recipeGuardFromJson(value: unknown): RecipeGuard[] {
-  if (!isRecord(value) || !isRecord(value.script)) return [];
-  const script = value.script;
-  const trigger = GUARD_TRIGGERS.find((t) => t === value.trigger) ?? 'stop';
-  return [{
-    script: script.kind === 'PATH' ? { kind: 'PATH', path: String(script.path ?? '') } : { kind: 'INLINE', body: String(script.body ?? '') },
-    params: isRecord(value.params) ? value.params : {},
-    trigger,
-    maxRounds: typeof value.maxRounds === 'number' ? value.maxRounds : null,
-    allowTools: value.allowTools === true,
-  }];
-}
-
-function roundsToJson(rounds: Readonly<Record<string, number>>): Record<string, number> {
-  return Object.fromEntries(Object.entries(rounds).filter(([, n]) => Number.isInteger(n) && n > 0));
-}
-
-function roundsFromJson(value: unknown): Record<string, number> {
-  return isRecord(value) ? roundsToJson(value as Record<string, number>) : {};
-}

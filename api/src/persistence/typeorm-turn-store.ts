@@ -25,7 +25,7 @@ import type { InputRestore } from '../domain/turns/turn-retry';
 import { envelopeOf } from '../domain/turns/turn-event-sink';
 import { isUuid } from './uuid';
 import { fenceHolds, fenceTokenFor, laneFence, LeaseLostError } from './lane-fence';
-import { notifyCte, type CommitNotifier } from './commit-notifier';
+import { isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 
 interface TurnRow {
   id: string;
@@ -71,12 +71,10 @@ const DIGITS = /^\d{1,18}$/;
 
 /** A turn event as the other instances get it: the TurnEventEnvelope, its payload left out when too large. */
 const EVENT_SLIM = `jsonb_build_object('id', id::text, 'tenantId', tenant_id, 'processId', process_id, 'turnId', turn_id, 'type', type,
-  'at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+  'at', ${isoTimeSql('created_at')})`;
 const EVENT_FULL = `(${EVENT_SLIM} || jsonb_build_object('payload', payload))`;
 const EVENT_RETURNING = 'id, tenant_id, process_id, turn_id, type, payload, created_at';
 
-/** Without a bus (store tests): events are stored and announced to nobody. */
-const SILENT: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
 
 /**
  * A taken-back turn's input returns to the inbox at its FIFO position, with its attempts and last
@@ -108,7 +106,7 @@ async function restoreInput(em: EntityManager, tenantId: string, turnId: string,
 }
 
 export class TypeOrmTurnStore implements TurnStore {
-  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT) {}
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT_NOTIFIER) {}
 
   /** After the commit: this instance's subscribers (the others got the statement's NOTIFY). */
   private deliver(events: readonly TurnEvent[]): void {
@@ -138,7 +136,7 @@ export class TypeOrmTurnStore implements TurnStore {
        cleared AS (UPDATE processes SET turn_requested_at = NULL, updated_at = clock_timestamp()
          WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL AND NOT (SELECT found FROM stale) RETURNING id),
        input AS (SELECT jsonb_agg(jsonb_build_object('id', id, 'seq', seq::text, 'sender', sender, 'senderName', sender_name,
-           'content', content, 'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'content', content, 'createdAt', ${isoTimeSql('created_at')},
            'attempts', attempts, 'failure', failure) ORDER BY seq) AS messages
          FROM taken HAVING count(*) > 0),
        turn AS (INSERT INTO turns (tenant_id, process_id, engine, input) SELECT $1, $2, $3, input.messages FROM input

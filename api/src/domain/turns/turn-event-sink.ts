@@ -1,10 +1,10 @@
+import { fitsInline, MAX_INLINE_PAYLOAD_BYTES } from '../events/notification-size';
 import { storableValue } from '../shared/storable-text';
 import type { NewTurnEvent, TurnEvent, TurnEventEnvelope, TurnEventType, TurnOutcome } from './turn';
 import type { TurnStore } from './turn-store';
 
-/** Payloads above this many UTF-8 bytes go out without payload (NOTIFY allows < 8000); subscribers load it by id. */
-export const MAX_INLINE_PAYLOAD_CHARS = 6_000;
-const utf8 = new TextEncoder();
+/** Payloads above this many UTF-8 bytes go out without payload (notification-size.ts); subscribers load it by id. */
+export const MAX_INLINE_PAYLOAD_CHARS = MAX_INLINE_PAYLOAD_BYTES;
 
 /**
  * Writes the events of one turn, strictly in order (one promise chain): the event id (a bigint
@@ -49,7 +49,7 @@ export class TurnEventSink {
 }
 
 export function envelopeOf(event: TurnEvent): TurnEventEnvelope {
-  if (utf8.encode(JSON.stringify(event.payload)).length <= MAX_INLINE_PAYLOAD_CHARS) return event;
+  if (fitsInline(event.payload)) return event;
   const { payload: _payload, ...rest } = event;
   return rest;
 }
