@@ -24,12 +24,10 @@
  * SDK hands the tool calls back and our engine runs the tool loop. No SDK retries (`maxRetries: 0`):
  * a failed call fails the turn and keeps the inbox.
  *
- * Sampling (seed 004 §5c): what a provider does not support is dropped here, silently —
- *   topK: not for openai / openai-compatible / lmstudio;  seed, frequencyPenalty, presencePenalty:
- *   not for anthropic;  frequencyPenalty, presencePenalty: not for ollama.  seed is cast to a 32-bit
- *   integer (Java's (int) cast: values beyond 2^31 keep their low bits).  Anthropic requires a token
- *   cap: maxTokens defaults to 4096 there.  Ollama gets its sampling in `options` (num_predict, top_k,
- *   seed, stop, ...) through providerOptions, the only way ollama-ai-provider-v2 forwards them.
+ * Sampling (seed 004 §5c): what a provider does not support is dropped, by the coverage table in
+ *   domain/llm/sampling-coverage.ts (the turn's request applies it already; applied here again for
+ *   callers that did not).  Ollama gets its sampling in `options` (num_predict, top_k, seed, stop, ...)
+ *   through providerOptions, the only way ollama-ai-provider-v2 forwards them.
  *
  * Errors become ModelCallError: PROVIDER_NOT_CONFIGURED (names the setting to set), PROVIDER_UNAVAILABLE
  * (no connection), PROVIDER_ERROR (an HTTP error with its status and the provider's message, a stream
@@ -45,17 +43,20 @@ import type { JSONSchema7, LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { endpointCredential } from '../domain/llm/endpoint-credential';
 import { ModelCallError } from '../domain/llm/errors';
+import { coverageOf, toInt32, type SamplingCoverage } from '../domain/llm/sampling-coverage';
 import { MAX_TOOL_ARGUMENT_CHARS } from '../domain/tools/tool-call-bounds';
 import { boundedFetch, DEFAULT_MAX_MODEL_RESPONSE_BYTES, ResponseTooLargeError } from './bounded-fetch';
 import type { ChatMessage, FinishReason, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
 import type { SamplingParams } from '../domain/recipes/sampling-params';
 import type { SettingsReader } from '../domain/settings/settings-reader';
 
+// The §5c coverage table lives in the domain (the request a turn builds already applies it).
+export { ANTHROPIC_DEFAULT_MAX_TOKENS, SAMPLING_COVERAGE, toInt32, type SamplingCoverage } from '../domain/llm/sampling-coverage';
+
 export const AI_SDK_PROVIDER_NAMES = ['openai', 'anthropic', 'gemini', 'google', 'ollama', 'openai-compatible', 'lmstudio'] as const;
 export type AiSdkProviderName = (typeof AI_SDK_PROVIDER_NAMES)[number];
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/api';
 export const LMSTUDIO_DEFAULT_BASE_URL = 'http://127.0.0.1:1234/v1';
 
@@ -73,27 +74,6 @@ export interface AiSdkProviderOptions {
    */
   readonly onWarnings?: (provider: string, model: string, warnings: readonly string[]) => void;
 }
-
-/** Which §5c sampling params a provider takes; the others are dropped silently. */
-export interface SamplingCoverage {
-  readonly topK: boolean;
-  readonly seed: boolean;
-  readonly frequencyPenalty: boolean;
-  readonly presencePenalty: boolean;
-  /** A maxTokens the provider needs when none is set (Anthropic: required). */
-  readonly defaultMaxTokens: number | null;
-}
-
-const FULL: SamplingCoverage = { topK: true, seed: true, frequencyPenalty: true, presencePenalty: true, defaultMaxTokens: null };
-export const SAMPLING_COVERAGE: Readonly<Record<AiSdkProviderName, SamplingCoverage>> = {
-  openai: { ...FULL, topK: false },
-  'openai-compatible': { ...FULL, topK: false },
-  lmstudio: { ...FULL, topK: false },
-  anthropic: { ...FULL, seed: false, frequencyPenalty: false, presencePenalty: false, defaultMaxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS },
-  gemini: FULL,
-  google: FULL,
-  ollama: { ...FULL, frequencyPenalty: false, presencePenalty: false },
-};
 
 export function isAiSdkProvider(name: string): name is AiSdkProviderName {
   return (AI_SDK_PROVIDER_NAMES as readonly string[]).includes(name);
@@ -145,7 +125,7 @@ export class AiSdkProvider implements ModelProvider {
         // Our system messages are composed by the server (engine prompt, recipe prefix, skills), not user input.
         allowSystemInMessages: true,
         ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
-        ...(provider === 'ollama' ? toOllamaSettings(request.sampling) : toCallSettings(request.sampling, SAMPLING_COVERAGE[provider])),
+        ...(provider === 'ollama' ? toOllamaSettings(request.sampling) : toCallSettings(request.sampling, coverageOf(provider))),
         stopWhen: stepCountIs(1),
         maxRetries: 0,
         abortSignal: signal,
@@ -290,11 +270,6 @@ export function toOllamaSettings(sampling: SamplingParams) {
     ...(sampling.seed !== null ? { seed: toInt32(sampling.seed) } : {}),
   };
   return { providerOptions: { ollama: { options } } };
-}
-
-/** Java's (int) cast of a long: keep the low 32 bits, two's complement. */
-export function toInt32(value: number): number {
-  return Number(BigInt.asIntN(32, BigInt(Math.trunc(value))));
 }
 
 /**

@@ -24,6 +24,8 @@ export interface ToolSpec {
   readonly name: string;
   readonly description: string;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** Its labels (`@label` selectors); shown in previews, not sent to the provider. */
+  readonly labels?: readonly string[];
 }
 
 export interface ModelCallRequest {

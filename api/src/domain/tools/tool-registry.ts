@@ -79,7 +79,7 @@ export class ToolRegistry implements ToolCatalog {
   /** The specs for the model of the allowed tools this registry holds, in the order given (registration order for ALL); unknown names are skipped (client tools). */
   specs(names: Iterable<string> | 'ALL'): ToolSpec[] {
     const selected = names === 'ALL' ? [...this.tools.values()] : [...new Set(names)].map((n) => this.tools.get(n)).filter((t): t is ServerTool => t !== undefined);
-    return selected.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    return selected.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, labels: t.labels }));
   }
 
   /**

@@ -64,6 +64,12 @@ export function compositionFor(principal: Principal, process: Process, c: TurnCo
     system: c.privacy.prompt ? c.system.map((m) => ({ ...m, content: HIDDEN_PROMPT_TEXT })) : c.system,
     pool: { ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed) },
     tools: c.tools.filter((t) => !hiddenTool.has(t.name)),
+    request: {
+      ...c.request,
+      // The composed system messages are the prompt; the history after them is the transcript, read as said.
+      messages: c.privacy.prompt ? c.request.messages.map((m, i) => (i < c.request.systemMessages ? { role: 'system' as const, content: HIDDEN_PROMPT_TEXT } : m)) : c.request.messages,
+      tools: c.request.tools.filter((t) => !hiddenTool.has(t.name)),
+    },
     composedSkills: c.composedSkills.filter((n) => !hiddenSkill.has(n)),
     warnings: c.warnings.filter((w) => !hiddenSkill.has(w.skill)),
     verdicts: c.verdicts.filter((v) => !hiddenSkill.has(v.skill) && v.source !== 'USER'),
@@ -91,10 +97,16 @@ export function turnEventFor(principal: Principal, process: Process, event: Turn
         ? ((payload.sections ?? []) as { kind: string; chars: number }[]).map((s) => ({ kind: s.kind, chars: s.chars, text: null }))
         : payload.sections;
       const catalog = payload.catalog as { summary: string; cuts: unknown[] } | null | undefined;
+      const request = payload.request as { system?: unknown[]; tools?: { name?: unknown }[] } | undefined;
       return {
         ...event,
         payload: {
           ...payload, sections, tools: tools(payload.tools), deferredTools: tools(payload.deferredTools),
+          ...(request ? { request: {
+            ...request,
+            system: privacy.prompt && Array.isArray(request.system) ? request.system.map(() => ({ role: 'system', content: HIDDEN_PROMPT_TEXT })) : request.system,
+            tools: Array.isArray(request.tools) ? request.tools.filter((t) => typeof t?.name !== 'string' || !hiddenTool.has(t.name)) : request.tools,
+          } } : {}),
           catalog: catalog && privacy.catalog ? { summary: HIDDEN_CATALOG_SUMMARY, cuts: bySkill(catalog.cuts) } : catalog,
           ...(privacy.prompt ? { redacted: true } : {}),
         },

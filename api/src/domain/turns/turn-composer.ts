@@ -22,6 +22,8 @@ import { budgetCatalog, fitContext, PendingOpenSkills, skillPickerTools, type Bu
 import { newestFirst } from '../processes/triggers/trigger-match';
 import { composeSkillsSection } from '../processes/turn-preparation/skills-section';
 import { positiveInt } from '../shared/positive-int';
+import { resolveSampling, type SamplingParams } from '../recipes/sampling-params';
+import { buildModelRequest, type ModelRequest } from './model-request';
 import { toChatMessages } from './history';
 import { turnPrivacy, type TurnPrivacy } from './prompt-visibility';
 import type { TurnRunnerDeps } from './turn-runner';
@@ -59,6 +61,10 @@ export interface TurnComposition {
   readonly history: readonly ChatMessage[];
   /** What of it the owner's USER layer contributed: withheld from everyone else (prompt-visibility.ts). */
   readonly privacy: TurnPrivacy;
+  /** The process's sampling params (seed 004 §5c). */
+  readonly sampling: SamplingParams;
+  /** The first model call's request, built by the function the turn sends with (model-request.ts). */
+  readonly request: ModelRequest;
 }
 
 /** Messages a verdict may look back on (the largest useful scanDepth). */
@@ -158,11 +164,12 @@ export class TurnComposer {
     const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
     const partial = {
       model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
-      verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy,
+      verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy, sampling: resolveSampling({ params }).sampling,
     };
-    const history = toChatMessages(messages);
-    const budget = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history).fitted;
-    return { ...partial, budget, history };
+    // A preview's upcoming messages are the user messages the turn will add to the log first.
+    const history = [...toChatMessages(messages), ...upcoming.map((content): ChatMessage => ({ role: 'user', content }))];
+    const fitted = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history);
+    return { ...partial, budget: fitted.fitted, history, request: buildModelRequest(partial, fitted.history) };
   }
 
   /** A registered client tool as a tool of this turn: a call goes to the session's client. */
@@ -191,7 +198,8 @@ export function fitHistory(
   const skills = c.skillsText ?? c.sections.find((s) => s.kind === 'SKILLS')?.text ?? '';
   const system = c.sections.filter((s) => s.kind !== 'SKILLS').map((s) => s.text).join('\n\n');
   const fitted = fitContext({
-    window: c.contextWindow, system, skills, tools: c.tools,
+    // The tools as the provider gets them: labels are not sent.
+    window: c.contextWindow, system, skills, tools: c.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
     history: history.map((m) => ({ role: m.role, content: m.content })),
   });
   const keep = new Set(fitted.kept);

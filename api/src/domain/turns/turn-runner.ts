@@ -1,7 +1,7 @@
 import { DomainError } from '../errors';
 import type { EventBus, Unsubscribe } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
-import type { ChatMessage, ModelProvider } from '../llm/model-provider';
+import type { ModelProvider } from '../llm/model-provider';
 import type { Engine, TurnResult } from '../engines/engine';
 import { isKnownEngine } from '../engines/engine-names';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../processes/process-event';
@@ -12,7 +12,6 @@ import type { SkillActivationService } from '../processes/skill-activation-servi
 import { type TurnCaches } from '../processes/turn-preparation';
 import type { SkillSetCache } from '../processes/triggers';
 import { StaticModelCatalog, type ModelCatalog } from '../recipes/model-catalog';
-import { resolveSampling } from '../recipes/sampling-params';
 import type { SettingsService } from '../settings/settings-service';
 import type { SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
@@ -26,10 +25,12 @@ import type { TakenMessage } from './turn';
 import { callWithDeadline } from './model-call';
 import type { Turn } from './turn';
 import { TextBatcher, TurnEventSink } from './turn-event-sink';
+import { promptComposedPayload, promptTokens, reportingUsage } from './prompt-composed';
 import { StaleTurnError, type TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
+import { buildModelRequest, historyOf, systemOf, type ModelRequest } from './model-request';
 import { planRestore, type RetryPolicy } from './turn-retry';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
@@ -236,7 +237,8 @@ export class TurnRunner {
 
   /** What the model would see next, without calling it (the inbox counts as the next messages). */
   async preview(process: Process): Promise<TurnComposition> {
-    const pending = await this.deps.processes.deps.store.listPending(process.tenantId, process.id);
+    // Messages marked failed stay in the inbox, but no turn takes them.
+    const pending = (await this.deps.processes.deps.store.listPending(process.tenantId, process.id)).filter((m) => m.failedAt === null);
     // With the skills the turn's pre-turn hook would activate for them (nothing written here).
     const next = await this.deps.activation.previewBeforeTurn(process, pending);
     return this.composer.compose(next, this.engineOf(process), pending.map((m) => m.content));
@@ -281,19 +283,18 @@ export class TurnRunner {
       for (const prompt of start) {
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: '_guard', content: prompt, toolCall: null }).message);
       }
-      const history = [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))];
+      // The context budget (issue 8): history gives way, oldest first; the skills section never does.
+      const fit = fitHistory(composition, [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))]);
+      // What the first model call sends, and what PromptComposed shows (model-request.ts).
+      const request = buildModelRequest(composition, fit.history);
       // Both are ready together: one write.
-      await sink.emitAll([{ type: 'SkillVerdicts', payload: { ...verdicts(running, composition), private: composition.privacy } }, { type: 'PromptComposed', payload: {
-        model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
-        sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
-        tools: composition.pool.primary, deferredTools: composition.pool.deferred,
-        tokens: composition.budget.split, budget: composition.budget.summary, droppedHistory: composition.budget.dropped.length,
-        catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
-        // What the owner's USER layer contributed: others get this event redacted (prompt-visibility.ts).
-        private: composition.privacy,
-      } }]);
+      await sink.emitAll([
+        { type: 'SkillVerdicts', payload: { ...verdicts(running, composition), private: composition.privacy } },
+        { type: 'PromptComposed', payload: promptComposedPayload(composition, request, fit.fitted) },
+      ]);
       const replaced = { toolResults: 0, modelOutput: 0 };
-      const result = await this.runEngine(running, turn, engine, composition, history, sink, text, principal, replaced);
+      const reported: number[] = [];
+      const result = await this.runEngine(running, turn, engine, composition, request, sink, text, principal, replaced, reported);
       await text.flush();
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
       const picks = composition.openSkills;
@@ -324,6 +325,7 @@ export class TurnRunner {
           finishReason: result.finishReason, usage: result.usage, iterations: result.iterations, corrections: result.corrections, guardFollowUps: follow.length,
           openSkills: { open: [...picks.open], opened: picks.opened, closed: picks.closed },
           ...(replaced.toolResults + replaced.modelOutput > 0 ? { replacedCharacters: replaced } : {}),
+          promptTokens: promptTokens(fit.fitted, reported),
           private: composition.privacy,
         } },
       });
@@ -362,15 +364,12 @@ export class TurnRunner {
   }
 
   private async runEngine(
-    process: Process, turn: Turn, engine: Engine, composition: TurnComposition, log: readonly ChatMessage[], sink: TurnEventSink, text: TextBatcher, principal: Principal,
-    replaced: { toolResults: number; modelOutput: number },
+    process: Process, turn: Turn, engine: Engine, composition: TurnComposition, request: ModelRequest, sink: TurnEventSink, text: TextBatcher, principal: Principal,
+    replaced: { toolResults: number; modelOutput: number }, reported: number[],
   ): Promise<TurnResult> {
     const { store, provider } = this.deps;
     const params = process.engineParams;
-    // The context budget (issue 8): history gives way, oldest first; the skills section never does.
-    const history = fitHistory(composition, [...log]).history;
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
-    const { sampling } = resolveSampling({ params });
     const allowed = new Set(composition.pool.allowed);
     const dispatchAt = this.dispatcher(process, turn.id, composition, principal, allowed, async (type, payload) => {
       await text.flush();
@@ -380,16 +379,17 @@ export class TurnRunner {
     return engine.run({
       process,
       turnId: turn.id,
-      system: composition.system,
-      history,
-      tools: composition.tools,
+      // The engine's first call sends these as they are: [...system, ...history] with these tools.
+      system: systemOf(request),
+      history: historyOf(request),
+      tools: request.tools,
       maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
       validation: params.validation === true || params.validation === 'true',
       dataRelayCorrection: process.dataRelayCorrectionOverride,
       // What the model and the tools hand back is made storable before anything stores it (issue 13).
-      callModel: (messages, tools) => storableModelStream(callWithDeadline(provider, {
-        provider: composition.model.provider, model: composition.model.model, messages, tools, sampling, settings,
-      }, timeoutMs), (n) => { replaced.modelOutput += n; }),
+      callModel: (messages, tools) => storableModelStream(reportingUsage(callWithDeadline(provider, {
+        provider: request.provider, model: request.model, messages, tools, sampling: request.sampling, settings,
+      }, timeoutMs), reported), (n) => { replaced.modelOutput += n; }),
       dispatch: async (call) => {
         await text.flush();
         const result = storableToolResult(await dispatchAt(call.name, call.arguments, 0));

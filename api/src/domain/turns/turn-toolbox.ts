@@ -28,7 +28,7 @@ export class ServerToolbox implements TurnToolbox {
   specs(names: readonly string[]): ToolSpec[] {
     return names.flatMap((n) => {
       const tool = this.byName.get(n);
-      return tool ? [{ name: tool.name, description: tool.description, parameters: tool.parameters }] : [];
+      return tool ? [{ name: tool.name, description: tool.description, parameters: tool.parameters, labels: tool.labels }] : [];
     });
   }
 

@@ -293,6 +293,38 @@ export type MessageQueuedEvent = ProcessEvent & {
   readonly type: ProcessEventType;
 };
 
+/**
+ * The request of a turn's first model call, built by the function the turn sends with (issue 15).
+ * The provider adapter wraps each tool in its provider's format and leaves the labels out.
+ */
+export type ModelRequest = {
+  readonly __typename?: 'ModelRequest';
+  /** Sampling params that are set but that this provider does not take. */
+  readonly droppedSampling: ReadonlyArray<Scalars['String']['output']>;
+  /** The composed system messages first (prompt, skills section, deferred tools), then the history that fits the context window. */
+  readonly messages: ReadonlyArray<ModelRequestMessage>;
+  readonly model: Scalars['String']['output'];
+  readonly provider: Scalars['String']['output'];
+  /** As the provider receives them: { temperature, maxTokens, topP, topK, stopSequences, seed, frequencyPenalty, presencePenalty } (null: not sent). */
+  readonly sampling: Scalars['JSON']['output'];
+  /** How many of `messages` are composed system messages; the rest is the chat log. */
+  readonly systemMessages: Scalars['Int']['output'];
+  readonly tools: ReadonlyArray<RequestTool>;
+};
+
+/** A message of a model request: role system, user, assistant or tool. */
+export type ModelRequestMessage = {
+  readonly __typename?: 'ModelRequestMessage';
+  readonly content: Scalars['String']['output'];
+  readonly isError?: Maybe<Scalars['Boolean']['output']>;
+  readonly role: Scalars['String']['output'];
+  /** A tool message: the call it answers. */
+  readonly toolCallId?: Maybe<Scalars['String']['output']>;
+  /** An assistant message's tool calls: [{ id, name, arguments }]. */
+  readonly toolCalls?: Maybe<Scalars['JSON']['output']>;
+  readonly toolName?: Maybe<Scalars['String']['output']>;
+};
+
 export type Mutation = {
   readonly __typename?: 'Mutation';
   /** Activates a skill (seed 000 §2a–§2c); `args` is the raw rest of a /skill line. */
@@ -867,6 +899,17 @@ export type RecipeSummary = {
   readonly tags: ReadonlyArray<Scalars['String']['output']>;
 };
 
+/** A tool as a model request offers it: what the model gets (name, description, JSON schema), and its labels. */
+export type RequestTool = {
+  readonly __typename?: 'RequestTool';
+  readonly description: Scalars['String']['output'];
+  /** Capabilities for `@label` selectors; not sent to the provider. */
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  /** JSON schema (type object) of the arguments. */
+  readonly parameters: Scalars['JSON']['output'];
+};
+
 export type ResolvedModel = {
   readonly __typename?: 'ResolvedModel';
   /** The alias chain followed (seed 004 §11a). */
@@ -899,7 +942,14 @@ export type ResolvedRecipe = {
   /** The recipe promptPrefix, unrendered. */
   readonly promptTemplate?: Maybe<Scalars['String']['output']>;
   readonly recipe?: Maybe<ResolvedRecipeRef>;
+  /**
+   * The first request a process spawned like this would send, without history: system messages (the
+   * prompt, engine sections such as arthur's recipe catalog), tools with schemas and labels, sampling,
+   * model. Skills activated later and the session's client tools are not in it. Null without a model.
+   */
+  readonly request?: Maybe<ModelRequest>;
   readonly sampling: Scalars['JSON']['output'];
+  /** The rendered system prompt (engine default prompt + recipe prefix + profile append); null when it cannot be rendered (see warnings). */
   readonly systemPromptPreview?: Maybe<Scalars['String']['output']>;
   readonly tools: ToolPool;
   readonly warnings: ReadonlyArray<Diagnostic>;
@@ -1253,10 +1303,13 @@ export type TurnPreview = {
   /** The `picked` skills open now. */
   readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
   readonly provider: Scalars['String']['output'];
+  /** The request the next turn's first model call sends; pending inbox messages are in it as the user messages the turn adds. */
+  readonly request: ModelRequest;
   readonly sections: ReadonlyArray<PromptSection>;
   readonly tier: Scalars['String']['output'];
   /** Token split of the context window: { system, skills, history, tools, total, window }. */
   readonly tokens: Scalars['JSON']['output'];
+  /** The names of the tools the model is offered (request.tools). */
   readonly tools: ReadonlyArray<Scalars['String']['output']>;
   /** Every candidate skill's verdict for the next turn: on/off and why (issue 8). */
   readonly verdicts: ReadonlyArray<SkillVerdict>;
@@ -1390,6 +1443,8 @@ export type ResolversTypes = {
   ListedRecipes: ResolverTypeWrapper<ListedRecipesEntity>;
   Manual: ResolverTypeWrapper<ManualEntity>;
   MessageQueuedEvent: ResolverTypeWrapper<ProcessEventModel>;
+  ModelRequest: ResolverTypeWrapper<ModelRequest>;
+  ModelRequestMessage: ResolverTypeWrapper<ModelRequestMessage>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PendingMessage: ResolverTypeWrapper<PendingMessageEntity>;
   Process: ResolverTypeWrapper<ProcessEntity>;
@@ -1410,6 +1465,7 @@ export type ResolversTypes = {
   RecipeProfile: ResolverTypeWrapper<RecipeProfileEntity>;
   RecipeSource: RecipeSource;
   RecipeSummary: ResolverTypeWrapper<RecipeListEntry>;
+  RequestTool: ResolverTypeWrapper<RequestTool>;
   ResolvedModel: ResolverTypeWrapper<ResolvedModelInfo>;
   ResolvedRecipe: ResolverTypeWrapper<RecipeResolution>;
   ResolvedRecipeRef: ResolverTypeWrapper<ResolvedRecipeRefEntity>;
@@ -1476,6 +1532,8 @@ export type ResolversParentTypes = {
   ListedRecipes: ListedRecipesEntity;
   Manual: ManualEntity;
   MessageQueuedEvent: ProcessEventModel;
+  ModelRequest: ModelRequest;
+  ModelRequestMessage: ModelRequestMessage;
   Mutation: Record<PropertyKey, never>;
   PendingMessage: PendingMessageEntity;
   Process: ProcessEntity;
@@ -1491,6 +1549,7 @@ export type ResolversParentTypes = {
   RecipeList: RecipeListEntity;
   RecipeProfile: RecipeProfileEntity;
   RecipeSummary: RecipeListEntry;
+  RequestTool: RequestTool;
   ResolvedModel: ResolvedModelInfo;
   ResolvedRecipe: RecipeResolution;
   ResolvedRecipeRef: ResolvedRecipeRefEntity;
@@ -1711,6 +1770,25 @@ export type MessageQueuedEventResolvers<ContextType = GraphQLContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ModelRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ModelRequest'] = ResolversParentTypes['ModelRequest']> = {
+  droppedSampling?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  messages?: Resolver<ReadonlyArray<ResolversTypes['ModelRequestMessage']>, ParentType, ContextType>;
+  model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sampling?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  systemMessages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  tools?: Resolver<ReadonlyArray<ResolversTypes['RequestTool']>, ParentType, ContextType>;
+};
+
+export type ModelRequestMessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ModelRequestMessage'] = ResolversParentTypes['ModelRequestMessage']> = {
+  content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  isError?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  toolCallId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  toolCalls?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  toolName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   activateSkill?: Resolver<ResolversTypes['SkillActivation'], ParentType, ContextType, RequireFields<MutationActivateSkillArgs, 'name' | 'once' | 'processId'>>;
   addProjectMember?: Resolver<ResolversTypes['ProjectMembership'], ParentType, ContextType, RequireFields<MutationAddProjectMemberArgs, 'login' | 'project' | 'role'>>;
@@ -1903,6 +1981,13 @@ export type RecipeSummaryResolvers<ContextType = GraphQLContext, ParentType exte
   tags?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type RequestToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RequestTool'] = ResolversParentTypes['RequestTool']> = {
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  parameters?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+};
+
 export type ResolvedModelResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResolvedModel'] = ResolversParentTypes['ResolvedModel']> = {
   chain?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1928,6 +2013,7 @@ export type ResolvedRecipeResolvers<ContextType = GraphQLContext, ParentType ext
   promptMode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   promptTemplate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['ResolvedRecipeRef']>, ParentType, ContextType>;
+  request?: Resolver<Maybe<ResolversTypes['ModelRequest']>, ParentType, ContextType>;
   sampling?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   systemPromptPreview?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tools?: Resolver<ResolversTypes['ToolPool'], ParentType, ContextType>;
@@ -2155,6 +2241,7 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  request?: Resolver<ResolversTypes['ModelRequest'], ParentType, ContextType>;
   sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
@@ -2202,6 +2289,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ListedRecipes?: ListedRecipesResolvers<ContextType>;
   Manual?: ManualResolvers<ContextType>;
   MessageQueuedEvent?: MessageQueuedEventResolvers<ContextType>;
+  ModelRequest?: ModelRequestResolvers<ContextType>;
+  ModelRequestMessage?: ModelRequestMessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   PendingMessage?: PendingMessageResolvers<ContextType>;
   Process?: ProcessResolvers<ContextType>;
@@ -2217,6 +2306,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RecipeList?: RecipeListResolvers<ContextType>;
   RecipeProfile?: RecipeProfileResolvers<ContextType>;
   RecipeSummary?: RecipeSummaryResolvers<ContextType>;
+  RequestTool?: RequestToolResolvers<ContextType>;
   ResolvedModel?: ResolvedModelResolvers<ContextType>;
   ResolvedRecipe?: ResolvedRecipeResolvers<ContextType>;
   ResolvedRecipeRef?: ResolvedRecipeRefResolvers<ContextType>;
