@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitContext, type HistoryMessage } from './context-budget';
+import { estimateJsonTokens, estimateTokens } from './tokens';
 
 const msg = (role: HistoryMessage['role'], tokens: number): HistoryMessage => ({ role, content: tokens });
 
@@ -10,7 +11,9 @@ describe('fitContext', () => {
     const result = fitContext({ window: 2000, system: 'x'.repeat(400), skills: 300, tools: [{ name: 'a', description: 'b' }], history });
     expect(result.kept).toEqual([0, 1, 2, 3, 4]);
     expect(result.dropped).toEqual([]);
-    expect(result.split).toEqual({ system: 100, skills: 300, history: 450, tools: 8, total: 858, window: 2000 });
+    const system = estimateTokens('x'.repeat(400));
+    const tools = estimateJsonTokens({ name: 'a', description: 'b' });
+    expect(result.split).toEqual({ system, skills: 300, history: 450, tools, total: system + 300 + 450 + tools, window: 2000 });
     expect(result.exceeded).toBe(false);
   });
 

@@ -17,20 +17,21 @@ describe('budgetCatalog', () => {
     expect(result.tokens).toBe(estimateTokens(result.text));
   });
 
+  // Budgets in tokenx's count (tokens.ts); the order of the cuts is what this pins.
   it('shortens the least-used skills first, then drops descriptions, then omits — in that order', () => {
     // beta and gamma are unused (beta first: the longer description); alpha was opened five times.
     const at = (budgetTokens: number) => budgetCatalog({ skills: SKILLS, uses: { alpha: 5 }, budgetTokens, shortChars: 30 });
     expect(at(60).cuts).toEqual([]);
-    expect(at(55).cuts).toEqual([{ skill: 'beta', cut: 'SHORTENED' }]);
-    expect(at(55).text).toContain('- beta: Reviews beta releases.\n');
-    expect(at(40).cuts).toEqual([{ skill: 'beta', cut: 'SHORTENED' }, { skill: 'alpha', cut: 'SHORTENED' }]);
+    expect(at(50).cuts).toEqual([{ skill: 'beta', cut: 'SHORTENED' }]);
+    expect(at(50).text).toContain('- beta: Reviews beta releases.\n');
+    expect(at(30).cuts).toEqual([{ skill: 'beta', cut: 'SHORTENED' }, { skill: 'alpha', cut: 'SHORTENED' }]);
     expect(at(18).cuts).toEqual([{ skill: 'beta', cut: 'NAME_ONLY' }, { skill: 'alpha', cut: 'SHORTENED' }]);
     expect(at(18).text).toBe('- alpha: Writes alpha reports.\n- beta\n- gamma: Short one.');
-    expect(at(8).cuts).toEqual([{ skill: 'beta', cut: 'NAME_ONLY' }, { skill: 'gamma', cut: 'NAME_ONLY' }, { skill: 'alpha', cut: 'NAME_ONLY' }]);
-    const omitted = at(5);
+    expect(at(10).cuts).toEqual([{ skill: 'beta', cut: 'NAME_ONLY' }, { skill: 'gamma', cut: 'NAME_ONLY' }, { skill: 'alpha', cut: 'NAME_ONLY' }]);
+    const omitted = at(7);
     expect(omitted.cuts).toEqual([{ skill: 'beta', cut: 'OMITTED' }, { skill: 'gamma', cut: 'OMITTED' }, { skill: 'alpha', cut: 'NAME_ONLY' }]);
     expect(omitted.text).toBe('- alpha\n(+2 more)');
-    expect(omitted.summary).toBe('Catalog cut to fit 5 tokens: 1 name only, 2 omitted (least-used first).');
+    expect(omitted.summary).toBe('Catalog cut to fit 7 tokens: 1 name only, 2 omitted (least-used first).');
     expect(omitted.fits).toBe(true);
   });
 

@@ -77,32 +77,38 @@ export function budgetCatalog(input: CatalogBudgetInput): BudgetedCatalog {
     const lines = entries.map(lineOf).filter((l): l is string => l !== null);
     return [header, ...lines, omittedLine(entries.filter((e) => e.level === 3).length)].filter((l) => l !== '').join('\n');
   };
-  // Incremental character accounting (the same join as render): a render per step would be O(n²).
-  let lineChars = 0;
+  // Incremental token accounting (a render and a count per step would be O(n²)): each line priced
+  // alone, each line break as a token — never less than the count of the joined text, so a catalog
+  // that fits here fits when counted whole.
+  const lineTokens = (e: (typeof entries)[number]): number => {
+    const line = lineOf(e);
+    return line === null ? 0 : estimateTokens(line);
+  };
+  const headerTokens = estimateTokens(header);
+  let linesTokens = 0;
   let lineCount = 0;
   let omitted = 0;
   for (const e of entries) {
-    lineChars += lineOf(e)!.length;
+    linesTokens += lineTokens(e);
     lineCount++;
   }
-  const chars = (): number => {
-    const parts = [header.length, ...(omitted > 0 ? [omittedLine(omitted).length] : [])].filter((n) => n > 0);
+  const upperTokens = (): number => {
+    const parts = [...(header !== '' ? [headerTokens] : []), ...(omitted > 0 ? [estimateTokens(omittedLine(omitted))] : [])];
     const count = parts.length + lineCount;
-    return parts.reduce((a, b) => a + b, 0) + lineChars + Math.max(0, count - 1);
+    return parts.reduce((a, b) => a + b, 0) + linesTokens + Math.max(0, count - 1);
   };
-  const fits = (): boolean => Math.ceil(chars() / 4) <= input.budgetTokens;
+  const fits = (): boolean => upperTokens() <= input.budgetTokens;
   for (const target of [1, 2, 3] as const) {
     for (const e of order) {
       if (fits()) break;
       if (e.level >= target || (target === 1 && e.short === e.description)) continue;
-      lineChars -= lineOf(e)!.length;
+      linesTokens -= lineTokens(e);
       e.level = target;
-      const line = lineOf(e);
-      if (line === null) {
+      if (lineOf(e) === null) {
         lineCount--;
         omitted++;
       } else {
-        lineChars += line.length;
+        linesTokens += lineTokens(e);
       }
     }
   }

@@ -27,8 +27,8 @@ describe('ToolRegistry', () => {
     expect(registry.descriptors()).toBe(registry.list());
     expect(registry.specs(['other', 'client_tool', 'other']).map((s) => s.name)).toEqual(['other']);
     expect(registry.specs('ALL')).toEqual([
-      { name: 'echo', description: 'Echoes text', parameters: echo().parameters },
-      { name: 'other', description: 'Echoes text', parameters: echo().parameters },
+      { name: 'echo', description: 'Echoes text', parameters: echo().parameters, labels: ['read'] },
+      { name: 'other', description: 'Echoes text', parameters: echo().parameters, labels: ['write'] },
     ]);
   });
 

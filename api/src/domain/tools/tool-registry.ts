@@ -22,6 +22,8 @@ export interface ToolSpec {
   readonly name: string;
   readonly description: string;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** Lower-cased, as list() gives them; shown in previews, not sent to the provider. */
+  readonly labels?: readonly string[];
 }
 
 export interface ToolRegistryOptions {
@@ -79,7 +81,7 @@ export class ToolRegistry implements ToolCatalog {
   /** The specs for the model of the allowed tools this registry holds, in the order given (registration order for ALL); unknown names are skipped (client tools). */
   specs(names: Iterable<string> | 'ALL'): ToolSpec[] {
     const selected = names === 'ALL' ? [...this.tools.values()] : [...new Set(names)].map((n) => this.tools.get(n)).filter((t): t is ServerTool => t !== undefined);
-    return selected.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, labels: t.labels }));
+    return selected.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, labels: t.labels.map((l) => l.toLowerCase()) }));
   }
 
   /**
