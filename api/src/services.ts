@@ -27,10 +27,12 @@ import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
-import { arthurEngine, ford, type Engine } from './domain/engines';
+import { arthurEngine, builtinDefaultPrompt, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
-import { TurnRunner, TurnService, type TurnStore } from './domain/turns';
+import { TurnComposer, TurnRunner, TurnService, type TurnRunnerDeps, type TurnStore } from './domain/turns';
+import { SpawnPreview } from './domain/turns/spawn-preview';
+import { StaticModelCatalog } from './domain/recipes/model-catalog';
 import type { RetryPolicy } from './domain/turns/turn-retry';
 import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
@@ -128,6 +130,8 @@ export function createServices(adapters: ServiceAdapters): Services {
   const recipes = new RecipeLoader({ cascade, templates, ...(adapters.largeDocuments ? { largeParser: adapters.largeDocuments.recipes } : {}) });
   const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
   const manuals = new Manuals(cascade);
+  const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
+  const defaultPrompt = builtinDefaultPrompt;
   const recipeCatalog = new RecipeCatalog({
     loader: recipes,
     resolver: recipeResolver,
@@ -136,6 +140,12 @@ export function createServices(adapters: ServiceAdapters): Services {
     targets,
     settings,
     ...(adapters.recipeAudit ? { audit: adapters.recipeAudit } : {}),
+    engineDefaults: async (name, scope) => {
+      const engine = engines.get(name);
+      return engine ? { prompt: await defaultPrompt(engine, scope), allowedTools: engine.allowedTools } : null;
+    },
+    // Bound late: the turn composer needs the services below; it is called per request, after they exist.
+    requestPreview: (principal, scope, resolution, profile) => spawnPreview.request(principal, scope, resolution, profile),
   });
   // The auto-trigger hot path (seed 000 §4a, DESIGN §4): skill sets and their trigger indexes are
   // cached per scope and dropped when a skill document changes.
@@ -195,10 +205,9 @@ export function createServices(adapters: ServiceAdapters): Services {
     },
   });
   const toolRegistry = new ToolRegistry([...builtinTools, ...(adapters.extraTools ?? [])]);
-  const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
-  const turnRunner = new TurnRunner({
+  const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
-    toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines,
+    toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines, defaultPrompt,
     principalOf: (tenantId, userId) => identity.principalOfUser(tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
     scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
@@ -207,6 +216,12 @@ export function createServices(adapters: ServiceAdapters): Services {
     ...(adapters.turnSlots ? { slots: new TurnSlots(adapters.turnSlots.total, adapters.turnSlots.perTenant) } : {}),
     ...(adapters.turnRetry ? { retry: adapters.turnRetry } : {}),
     ...(adapters.isTransientError ? { isTransient: adapters.isTransientError } : {}),
+  };
+  const turnRunner = new TurnRunner(turnDeps);
+  // resolveRecipe's request: the spawn snapshot through the same composer and request builder as a turn.
+  const spawnPreview = new SpawnPreview({
+    composer: new TurnComposer(turnDeps, new StaticModelCatalog()), engines,
+    recipeSkills: (scope, resolution) => processes.deps.spawner.recipeSkills(scope, resolution),
   });
   const triggerBench = new SkillTriggerBench({
     scope: (principal, project) => targets.scope(principal, project),

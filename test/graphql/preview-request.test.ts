@@ -30,6 +30,7 @@ const BUNDLED = readdirSync(RECIPES_DIR).filter((f) => f.endsWith('.yaml')).map(
 
 const REQUEST = `request { provider model systemMessages messages { role content toolCalls toolCallId toolName isError } tools { name description parameters labels } sampling droppedSampling }`;
 const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { provider model tools deferredTools ${REQUEST} } }`;
+const RESOLVE = `query R($name: String!) { resolveRecipe(name: $name, project: "lab") { engine systemPromptPreview warnings { message } ${REQUEST} } }`;
 const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id session { id } } }`;
 const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
 
@@ -190,11 +191,20 @@ describe.each(testDatabases())('the preview is the request ($name)', (driver) =>
     await model.stop();
   });
 
-  it.each(BUNDLED)('bundled recipe %s: the first request sent equals the preview taken before the turn', async (recipe) => {
+  it.each(BUNDLED)('bundled recipe %s: the first request sent equals the preview taken before the turn, and resolveRecipe shows it', async (recipe) => {
+    const resolved = await t.gql(RESOLVE, { name: recipe });
+    expect(resolved.errors).toBeUndefined();
     const { id } = await spawn({ recipe });
     const { preview, body, events } = await previewThenRun(id, 'What is in the workspace?');
     expectSent(body, preview.request);
     expectEventSent(events, body, preview.request);
+    // resolveRecipe: the same request without history — system messages, tools, sampling, model (before issue 15: no request, systemPromptPreview null).
+    const r = resolved.data!.resolveRecipe as { systemPromptPreview: string | null; request: PreviewRequest };
+    expect(r.request.messages).toEqual(preview.request.messages.slice(0, preview.request.systemMessages));
+    expect(r.request.systemMessages).toBe(preview.request.systemMessages);
+    expect({ ...r.request, messages: null }).toEqual({ ...preview.request, messages: null });
+    expect(r.systemPromptPreview).toBeTruthy();
+    expect(body.messages[0].content.startsWith(r.systemPromptPreview!)).toBe(true);
     expect(preview.tools).toEqual(preview.request.tools.map((t) => t.name));
     expect(preview.request.messages.at(-1)).toMatchObject({ role: 'user', content: 'What is in the workspace?' });
   });

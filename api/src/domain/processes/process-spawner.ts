@@ -97,7 +97,7 @@ export class ProcessSpawner {
   }
 
   /** seed 000 §7a; a name the cascade does not know is carried along (engines drop it with a warning per turn). */
-  private async recipeSkills(scope: CascadeScope, resolution: RecipeResolution): Promise<ActiveSkillRef[]> {
+  async recipeSkills(scope: CascadeScope, resolution: RecipeResolution): Promise<ActiveSkillRef[]> {
     const now = new Date().toISOString();
     const recipe = resolution.recipe?.name ?? resolution.engine;
     return Promise.all(resolution.defaultActiveSkills.map(async (name) => {

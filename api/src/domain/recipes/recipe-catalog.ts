@@ -11,6 +11,7 @@ import type { ListedRecipes, RecipePicker } from './recipe-picker';
 import { toRecipeList, type RecipeList } from './recipe-list';
 import type { RecipeResolution } from './recipe-resolution';
 import type { RecipeResolver } from './recipe-resolver';
+import type { ModelRequest } from '../turns/model-request';
 
 export interface ResolveRecipeInput {
   readonly name?: string | null;
@@ -45,6 +46,10 @@ export class RecipeCatalog {
     readonly settings: SettingsService;
     readonly manuals: Manuals;
     readonly audit?: (entry: RecipeAuditEntry) => void;
+    /** An engine's default prompt and whitelist in a scope (engines/default-prompt.ts); without it, no systemPromptPreview. */
+    readonly engineDefaults?: (engine: string, scope: CascadeScope) => Promise<{ readonly prompt: string; readonly allowedTools: readonly string[] } | null>;
+    /** The first request of a process spawned from a resolution (turns/spawn-preview.ts). */
+    readonly requestPreview?: (principal: Principal, scope: CascadeScope, resolution: RecipeResolution, profile: string | null) => Promise<ModelRequest | null>;
   }) {}
 
   async list(principal: Principal, project: string | null | undefined): Promise<RecipeList> {
@@ -78,6 +83,7 @@ export class RecipeCatalog {
     const resolution = await this.deps.resolver.resolve({
       scope, tenantName: principal.tenant.name, settings,
       recipe: input.name ?? null, engine: input.engine ?? null, params: input.params ?? null, profile: input.profile ?? null,
+      ...(this.deps.engineDefaults ? { engineDefaults: (engine: string) => this.deps.engineDefaults!(engine, scope) } : {}),
     });
     // What spawnProcess would refuse, resolveRecipe refuses with the same error (issue 15).
     if (!isKnownEngine(resolution.engine)) throw new UnknownEngineError(resolution.engine, ENGINE_NAMES);
@@ -87,7 +93,8 @@ export class RecipeCatalog {
         caller: `user:${principal.user.login}`, overriddenKeys: resolution.overriddenKeys, droppedCallerKeys: resolution.droppedCallerKeys,
       });
     }
-    return resolution;
+    const preview = this.deps.requestPreview;
+    return preview ? { ...resolution, request: () => preview(principal, scope, resolution, input.profile ?? null) } : resolution;
   }
 
   /** Manuals under `paths` (default `_vance/manuals/`), first hit per name in path order (§6b). */

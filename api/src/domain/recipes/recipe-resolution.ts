@@ -16,6 +16,7 @@ import type { PromptMode, RecipeGuard } from './recipe';
 import type { SamplingParams } from './sampling-params';
 import type { DefaultingReason } from './spawn-defaulting';
 import type { ToolPool } from './tool-pool';
+import type { ModelRequest } from '../turns/model-request';
 
 export interface ResolveRecipeRequest {
   readonly scope: CascadeScope;
@@ -35,6 +36,11 @@ export interface ResolveRecipeRequest {
   readonly engineDefaultPrompt?: string | null;
   /** The engine's default whitelist; empty or absent = unrestricted (seed 004 §6.1). */
   readonly engineAllowedTools?: readonly string[];
+  /**
+   * The engine's default prompt and whitelist, asked once the engine is known (resolveRecipe: the
+   * recipe decides the engine); `engineDefaultPrompt` / `engineAllowedTools` win when given.
+   */
+  readonly engineDefaults?: (engine: string) => Promise<{ readonly prompt: string; readonly allowedTools: readonly string[] } | null>;
   /** Tools of the skills that will be active (seed 000 §5b). */
   readonly skillTools?: readonly string[];
   /** Client tools of the session (seed 004 §6.2), in addition to the server catalog. */
@@ -98,4 +104,9 @@ export interface RecipeResolution {
   readonly sampling: SamplingParams;
   /** Recipe load warnings and resolution warnings (dropped keys, ignored engine, invalid values). */
   readonly warnings: readonly Diagnostic[];
+  /**
+   * resolveRecipe: the first request a process spawned like this would send (turns/spawn-preview.ts),
+   * computed when asked for; null without a model. Absent outside resolveRecipe.
+   */
+  readonly request?: () => Promise<ModelRequest | null>;
 }

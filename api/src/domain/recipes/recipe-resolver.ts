@@ -46,6 +46,7 @@ export class RecipeResolver {
     const recipe = loaded?.recipe ?? null;
     const engine = outcome.kind === 'RECIPE' ? outcome.loaded.recipe.engine : outcome.engine;
     const warnings = defaultingWarnings(outcome, request);
+    const defaults = request.engineDefaults ? await request.engineDefaults(engine) : null;
 
     const selection = selectProfileBlock(recipe, request.profile);
     const merged = mergeParams(recipe?.params ?? {}, selection.block?.params ?? {}, request.params, recipe?.locked ?? false);
@@ -55,7 +56,7 @@ export class RecipeResolver {
     const model = await this.resolveModelInfo(request, merged.params, warnings, recipe);
     const { sampling, dropped } = resolveSampling({ params: merged.params });
     for (const d of dropped) warnings.push(warning(`params.${d.key}`, `params.${d.key} = ${JSON.stringify(d.value)} was dropped: ${d.reason}`, recipe));
-    const tools = this.toolPool(request, recipe, selection.block, warnings);
+    const tools = this.toolPool(request, request.engineAllowedTools ?? defaults?.allowedTools ?? [], recipe, selection.block, warnings);
 
     const renderContext = this.renderContext(request, selection.profile, recipe, engine, merged.params, model);
     const prompt: RecipePromptTemplates = {
@@ -63,7 +64,7 @@ export class RecipeResolver {
       profileAppend: selection.block?.promptPrefixAppend ?? null,
       promptMode: recipe?.promptMode ?? 'APPEND',
     };
-    const preview = await this.preview(request.engineDefaultPrompt, prompt, renderContext, warnings, recipe);
+    const preview = await this.preview(request.engineDefaultPrompt ?? defaults?.prompt, prompt, renderContext, warnings, recipe);
 
     return {
       kind: outcome.kind,
@@ -116,10 +117,10 @@ export class RecipeResolver {
   }
 
   /** Seed 004 §6/§6a: engine base, recipe and profile lists, skills; catalog plus client tools. */
-  private toolPool(request: ResolveRecipeRequest, recipe: Recipe | null, block: RecipeProfile | null, warnings: Diagnostic[]): ToolPool {
+  private toolPool(request: ResolveRecipeRequest, engineAllowed: readonly string[], recipe: Recipe | null, block: RecipeProfile | null, warnings: Diagnostic[]): ToolPool {
     const tools = computeToolPool({
       available: [...this.deps.tools.list(), ...(request.clientTools ?? [])],
-      engineAllowed: request.engineAllowedTools ?? [],
+      engineAllowed,
       add: [...(recipe?.allowedToolsAdd ?? []), ...(block?.allowedToolsAdd ?? [])],
       remove: [...(recipe?.allowedToolsRemove ?? []), ...(block?.allowedToolsRemove ?? [])],
       skillTools: request.skillTools ?? [],

@@ -8,6 +8,7 @@
 import type { CascadeScope } from '../cascade/scope';
 import type { ChatMessage, ToolSpec } from '../llm/model-provider';
 import type { Engine } from '../engines/engine';
+import { builtinDefaultPrompt } from '../engines/default-prompt';
 import type { Process } from '../processes/process';
 import { prepareTurn } from '../processes/turn-preparation';
 import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
@@ -75,7 +76,7 @@ const DEFAULT_CATALOG_SHARE = 0.05;
 
 export type TurnComposerDeps = Pick<
   TurnRunnerDeps,
-  'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools'
+  'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools' | 'defaultPrompt'
 >;
 
 export class TurnComposer {
@@ -84,23 +85,25 @@ export class TurnComposer {
     private readonly catalog: ModelCatalog,
   ) {}
 
-  async compose(process: Process, engine: Engine, upcoming: readonly string[] = []): Promise<TurnComposition> {
+  /** `given`: the scope to compose in instead of the process's (a process not spawned yet: spawn-preview.ts). */
+  async compose(process: Process, engine: Engine, upcoming: readonly string[] = [], given?: CascadeScope): Promise<TurnComposition> {
     const { processes, templates, skills } = this.deps;
     const messages = await this.deps.store.listMessages(process.tenantId, process.id);
     const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
     const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);
     const params = process.engineParams;
-    const settings = this.deps.settings.reader(process.tenantId, process.projectId);
+    const settings = this.deps.settings.reader(process.tenantId, given ? given.projectId : process.projectId);
     const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
     const tier = tierFor(this.catalog, model.provider, model.model, readModelSize(params.modelSize) ?? 'AUTO');
     const context: PromptRenderContext = {
       tier, model: model.model, provider: model.provider.toLowerCase(), mode: 'NORMAL', profile: process.connectionProfile ?? '',
       recipe: process.recipeName ?? '', engine: process.engine, lang: '', params,
     };
-    const composed = await composeSystemPrompt(templates, engine.defaultPrompt, {
+    const scope = given ?? await processes.scopeOf(process);
+    const defaultPrompt = await (this.deps.defaultPrompt ?? builtinDefaultPrompt)(engine, scope);
+    const composed = await composeSystemPrompt(templates, defaultPrompt, {
       promptOverride: process.promptOverride, profileAppend: process.profileAppend, promptMode: process.promptMode,
     }, context);
-    const scope = await processes.scopeOf(process);
     const extra = (await engine.promptSections?.({ process, scope })) ?? [];
     const adjustments = process.toolAdjustments;
     const skillList = this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope);

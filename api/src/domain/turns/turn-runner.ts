@@ -4,6 +4,7 @@ import type { Principal } from '../identity/principal';
 import type { ModelProvider } from '../llm/model-provider';
 import type { Engine, TurnResult } from '../engines/engine';
 import { isKnownEngine } from '../engines/engine-names';
+import type { EngineDefaultPrompt } from '../engines/default-prompt';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../processes/process-event';
 import { preview } from '../processes/process-events';
 import type { Process } from '../processes/process';
@@ -21,9 +22,8 @@ import type { ClientToolSpec } from '../client-tools/client-tool';
 import type { ClientCallOutcome, NewClientToolCall } from '../client-tools';
 import type { GuardPoint, GuardRunner } from '../guards';
 import type { AvailableSkill } from '../skills/skill-resolver';
-import type { TakenMessage } from './turn';
+import type { TakenMessage, Turn } from './turn';
 import { callWithDeadline } from './model-call';
-import type { Turn } from './turn';
 import { TextBatcher, TurnEventSink } from './turn-event-sink';
 import { promptComposedPayload, promptTokens, reportingUsage } from './prompt-composed';
 import { StaleTurnError, type TurnStore } from './turn-store';
@@ -67,6 +67,8 @@ export interface TurnRunnerDeps {
   };
   /** Completion guards (seed 004 §6d). */
   readonly guards?: GuardRunner;
+  /** Where an engine's default prompt comes from (engines/default-prompt.ts); the engine's own text without. */
+  readonly defaultPrompt?: EngineDefaultPrompt;
   /** Turns at once on this instance, with a per-tenant share (issue 14); unbounded without. */
   readonly slots?: TurnSlots;
   /** Retries of a failed turn's input (issue 14); DEFAULT_RETRY_POLICY without. */

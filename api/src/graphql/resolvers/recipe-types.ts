@@ -31,4 +31,5 @@ export const Recipe: RecipeResolvers = {
 
 export const ResolvedRecipe: ResolvedRecipeResolvers = {
   promptTemplate: (r) => r.promptOverride,
+  request: async (r) => (r.request ? r.request() : null),
 };
