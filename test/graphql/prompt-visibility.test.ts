@@ -5,7 +5,7 @@ import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { collect, startTestVance, type TestVance } from './harness';
 
 const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`;
-const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } } }`;
+const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } request { messages { role content } } } }`;
 
 // Issue 5: a composed prompt's full text goes only to those allowed to read the recipe. A recipe
 // from the owner's private USER layer is readable by the owner alone, not by admins who see the process.

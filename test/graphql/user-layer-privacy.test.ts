@@ -137,12 +137,14 @@ describe.each(testDatabases())("the owner's USER layer under another's hands ($n
   });
 
   it("previews the owner's next turn for non-owners without what the USER layer contributes", async () => {
-    const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } tools allowedTools deferredTools verdicts { skill on reason } openSkills catalog } }`;
+    const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } tools allowedTools deferredTools verdicts { skill on reason } openSkills catalog request { messages { role content } tools { name labels } } } }`;
     const own = (await t.gql(PREVIEW, { id }, owner)).data!.composeTurnPreview;
     const mine = JSON.stringify(own);
     expect(mine).toContain('zq-private always body.');
     expect(own.verdicts.map((v: { skill: string }) => v.skill)).toContain('zq-private-always');
     expect(own.tools.some((n: string) => n.includes('zq-private-skill'))).toBe(true);
+    // The request (issue 15) carries the same prompt and tools: withheld alike.
+    expect(JSON.stringify(own.request)).toContain('zq-private always body.');
     for (const [, token] of others()) {
       const theirs = await t.gql(PREVIEW, { id }, token);
       expect(theirs.errors).toBeUndefined();
