@@ -18,7 +18,7 @@ import { runBench as turns } from './turns';
 const BENCHES: [name: string, bench: Bench, tables: string[]][] = [
   ['run (GraphQL throughput)', run, ['vs bare node:http', 'vs trivial query', 'warm vs naive']],
   ['templates', templates, ['Cold start', 'Render latency']],
-  ['turn-preparation', turnPreparation, ['naive ÷ ours, p50', 'naive ÷ ours, p99', 'naive p99 ÷ variant p99']],
+  ['turn-preparation', turnPreparation, ['naive ÷ ours, p50', 'naive ÷ ours, p99', 'naive p99 ÷ variant p99', 'Token estimate, tokenx ÷ chars/4']],
   ['turns', turns, ['Turn overhead, turn ÷ bare', 'Fan-out, many ÷ 1 subscriber']],
   ['scripts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip']],
   ['triggers', triggers, ['naive ÷ index']],

@@ -35,6 +35,7 @@ import type { TemplateEngine } from '../../api/src/domain/templates/template-eng
 import { InMemoryDocumentStore } from '../../api/src/domain/testing/in-memory-document-store';
 import { NunjucksTemplateEngine } from '../../api/src/templates';
 import { generate, MESSAGES, messages } from './turn-preparation-corpus';
+import { tokenEstimateTable } from './token-estimate';
 import { BenchReport, collectGarbage as collect, envNumber, runAsScript, UNHURRIED_TEMPLATE_LIMITS, type BenchOptions, type RatioRow } from './harness';
 
 interface Settings {
@@ -366,6 +367,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     out('| --- | ---: | ---: |');
     for (const [name, m] of detail[1]) out(`| ${name} | ${ms(m.wall.p50)} | ${ms(m.wall.p99)} |`);
   }
+  tokenEstimateTable(report, options.tiny ?? false);
   return report.rows;
 }
 

@@ -63,7 +63,9 @@ export function fitContext(input: ContextBudgetInput): FittedContext {
   const skills = count(input.skills);
   const tools = typeof input.tools === 'number' ? input.tools : input.tools.reduce<number>((sum, tool) => sum + estimateJsonTokens(tool), 0);
   const reserved = system + skills + tools + (input.reserveForReply ?? 0);
-  const sizes = input.history.map((m) => count(m.content) + perMessage);
+  // Priced newest first and only until the window is full: what is dropped is never counted, so a
+  // turn's cost follows the window, not the length of the conversation.
+  const sizeOf = (i: number): number => count(input.history[i]!.content) + perMessage;
 
   // The suffix that must stay: from the newest user message on (everything, if there is none).
   let lastUser = -1;
@@ -77,7 +79,7 @@ export function fitContext(input: ContextBudgetInput): FittedContext {
   let from = input.history.length;
   let history = 0;
   for (let i = input.history.length - 1; i >= 0; i--) {
-    const size = sizes[i]!;
+    const size = sizeOf(i);
     if (i >= mustFrom || reserved + history + size <= input.window) {
       history += size;
       from = i;

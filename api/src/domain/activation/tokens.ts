@@ -1,5 +1,3 @@
-import { estimateTokenCount } from 'tokenx';
-
 /**
  * The one token estimator of activation/ (issue 8: the catalog budget and the context budget; issue
  * 15: the preview's token split). tokenx prices text segment by segment the way BPE tokenizers
@@ -13,8 +11,24 @@ import { estimateTokenCount } from 'tokenx';
  * numbers the cuts were decided on; the provider's own count is shown beside it after the call
  * (TurnFinished.promptTokens).
  */
+import { LRUCache } from 'lru-cache';
+import { estimateTokenCount } from 'tokenx';
+
+/**
+ * Every turn prices the same chat log, system prompt and tool specs again; tokenx takes about 0.1 s
+ * per million characters (test/bench/token-estimate.ts), a map lookup one hash of the text. Long
+ * texts are remembered by content, within 8 million characters.
+ */
+const MEMO_MIN_CHARS = 256;
+const memo = new LRUCache<string, number>({ maxSize: 8_000_000, sizeCalculation: (_tokens, text) => text.length });
+
 export function estimateTokens(text: string): number {
-  return estimateTokenCount(text);
+  if (text.length < MEMO_MIN_CHARS) return estimateTokenCount(text);
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const tokens = estimateTokenCount(text);
+  memo.set(text, tokens);
+  return tokens;
 }
 
 /** The estimate before issue 15 — characters ÷ 4 — kept for the comparison in tests and the bench. */
