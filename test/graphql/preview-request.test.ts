@@ -213,6 +213,17 @@ describe.each(testDatabases())('the preview is the request ($name)', (driver) =>
     expect(BUNDLED).toEqual(expect.arrayContaining(['ford', 'arthur', 'default']));
   });
 
+  it('resolveRecipe without a project (the tenant hub) shows the request and the prompt too', async () => {
+    const r = await t.gql(`query { resolveRecipe(name: "arthur") { systemPromptPreview ${REQUEST} } }`);
+    expect(r.errors).toBeUndefined();
+    const resolved = r.data!.resolveRecipe as { systemPromptPreview: string; request: PreviewRequest };
+    expect(resolved.systemPromptPreview).toContain('Arthur');
+    // arthur's whitelist applies: process_spawn is offered, workspace_write (not in arthur's list) is not.
+    expect(resolved.request.tools.map((x) => x.name)).toContain('process_spawn');
+    expect(resolved.request.tools.map((x) => x.name)).not.toContain('workspace_write');
+    expect(resolved.request.messages[0]!.content).toContain('## Available worker recipes');
+  });
+
   it('a recipe with label selectors, deferred tools and every sampling value; a second turn carries the first as history', async () => {
     const { id } = await spawn({ recipe: 'selectors' });
     const first = await previewThenRun(id, 'Start a worker.');
