@@ -23,7 +23,8 @@ import { collect, startTestVance, type TestVance } from './harness';
  *   adapter adds `properties: {}` to a schema without one (toToolSet); the SDK adds nothing else
  *   here (no `strict`, no `additionalProperties`) — compared whole, labels are not sent;
  * - sampling: renamed (max_tokens, top_p, stop, …); top_k is not an OpenAI parameter (the request's
- *   droppedSampling says so) and must be absent.
+ *   droppedSampling says so) and must be absent;
+ * - added by the adapter, not part of the preview: `stream`, `stream_options`, `tool_choice: auto`.
  */
 const RECIPES_DIR = path.resolve(__dirname, '../../vance-defaults/_vance/recipes');
 const BUNDLED = readdirSync(RECIPES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();

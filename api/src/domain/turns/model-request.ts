@@ -8,6 +8,10 @@
  * the provider's tool format and leaves `labels` out (they are for `@label` selectors, not the
  * model), and maps the sampling values onto the provider's names. The sampling here is already the
  * provider's (sampling-coverage.ts): what it does not take is left out and listed in `droppedSampling`.
+ * Also the SDK's, not ours: Anthropic gets a system message after the conversation began as a user
+ * message marked `[system]`; OpenAI reasoning models (o1, o3, gpt-5) get system messages with the
+ * role `developer`; transport fields (`stream`, `tool_choice`) are added.
+ * Checked on the wire by test/graphql/preview-request.test.ts.
  */
 import type { ChatMessage, ToolSpec } from '../llm/model-provider';
 import { samplingAsSent } from '../llm/sampling-coverage';
