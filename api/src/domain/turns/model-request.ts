@@ -10,7 +10,8 @@
  * provider's (sampling-coverage.ts): what it does not take is left out and listed in `droppedSampling`.
  * Also the SDK's, not ours: Anthropic gets a system message after the conversation began as a user
  * message marked `[system]`; OpenAI reasoning models (o1, o3, gpt-5) get system messages with the
- * role `developer`; transport fields (`stream`, `tool_choice`) are added.
+ * role `developer`, and the SDK removes temperature, topP and the penalties for them (with a warning
+ * the adapter logs) — the preview still shows them; transport fields (`stream`, `tool_choice`) are added.
  * Checked on the wire by test/graphql/preview-request.test.ts.
  */
 import type { ChatMessage, ToolSpec } from '../llm/model-provider';
