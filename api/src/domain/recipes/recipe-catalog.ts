@@ -1,4 +1,5 @@
 import { ENGINE_NAMES, isKnownEngine } from '../engines/engine-names';
+import type { EnginePrompts } from '../engines/engine-prompts';
 import { UnknownEngineError } from '../processes/errors';
 import type { CascadeScope } from '../cascade/scope';
 import type { LayerTargetResolver } from '../documents/layer-target';
@@ -45,6 +46,8 @@ export class RecipeCatalog {
     readonly settings: SettingsService;
     readonly manuals: Manuals;
     readonly audit?: (entry: RecipeAuditEntry) => void;
+    /** The engines' default prompts: with them, a resolution previews the composed system prompt. */
+    readonly enginePrompts?: EnginePrompts;
   }) {}
 
   async list(principal: Principal, project: string | null | undefined): Promise<RecipeList> {
@@ -78,6 +81,7 @@ export class RecipeCatalog {
     const resolution = await this.deps.resolver.resolve({
       scope, tenantName: principal.tenant.name, settings,
       recipe: input.name ?? null, engine: input.engine ?? null, params: input.params ?? null, profile: input.profile ?? null,
+      ...(this.deps.enginePrompts ? { engineDefaultPromptOf: this.enginePromptOf(scope) } : {}),
     });
     // What spawnProcess would refuse, resolveRecipe refuses with the same error (issue 15).
     if (!isKnownEngine(resolution.engine)) throw new UnknownEngineError(resolution.engine, ENGINE_NAMES);
@@ -97,6 +101,11 @@ export class RecipeCatalog {
     const entries = await this.deps.manuals.listManuals(scope, folders);
     const manuals = await Promise.all(entries.map((e) => this.deps.manuals.readManual(scope, folders, e.name)));
     return manuals.filter((m): m is Manual => m !== null);
+  }
+
+  /** The effective engine prompt document of the scope (a known engine's; another one has none). */
+  private enginePromptOf(scope: CascadeScope): (engine: string) => Promise<string> {
+    return async (engine) => (isKnownEngine(engine) ? (await this.deps.enginePrompts!.defaultPrompt(scope, engine)).text : '');
   }
 
   private scope(principal: Principal, project: string | null | undefined): Promise<CascadeScope> {

@@ -33,6 +33,8 @@ export interface ResolveRecipeRequest {
   readonly lang?: string | null;
   /** The engine's default prompt template; when given, the composed system prompt is rendered as a preview. */
   readonly engineDefaultPrompt?: string | null;
+  /** The default prompt of the engine the resolution arrives at (engine-prompts.ts), when `engineDefaultPrompt` is not given. */
+  readonly engineDefaultPromptOf?: (engine: string) => Promise<string>;
   /** The engine's default whitelist; empty or absent = unrestricted (seed 004 §6.1). */
   readonly engineAllowedTools?: readonly string[];
   /** Tools of the skills that will be active (seed 000 §5b). */

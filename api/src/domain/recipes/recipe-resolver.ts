@@ -63,7 +63,8 @@ export class RecipeResolver {
       profileAppend: selection.block?.promptPrefixAppend ?? null,
       promptMode: recipe?.promptMode ?? 'APPEND',
     };
-    const preview = await this.preview(request.engineDefaultPrompt, prompt, renderContext, warnings, recipe);
+    const engineDefault = request.engineDefaultPrompt ?? (await request.engineDefaultPromptOf?.(engine));
+    const preview = await this.preview(engineDefault, prompt, renderContext, warnings, recipe);
 
     return {
       kind: outcome.kind,
@@ -110,7 +111,7 @@ export class RecipeResolver {
       profile,
       recipe: recipe?.name ?? '',
       engine,
-      lang: request.lang ?? '',
+      ...(request.lang ? { lang: request.lang } : {}),
       params,
     };
   }

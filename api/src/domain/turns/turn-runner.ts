@@ -3,6 +3,7 @@ import type { EventBus, Unsubscribe } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
 import type { ChatMessage, ModelProvider } from '../llm/model-provider';
 import type { Engine, TurnResult } from '../engines/engine';
+import type { EnginePrompts } from '../engines/engine-prompts';
 import { isKnownEngine } from '../engines/engine-names';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../processes/process-event';
 import { preview } from '../processes/process-events';
@@ -51,6 +52,8 @@ export interface TurnRunnerDeps {
   readonly templates: TemplateEngine;
   readonly settings: SettingsService;
   readonly engines: ReadonlyMap<string, Engine>;
+  /** The engines' default prompts as documents; without, each engine's built-in text. */
+  readonly enginePrompts?: EnginePrompts;
   /** The process owner as a principal, for tool calls. */
   principalOf(tenantId: string, userId: string): Promise<Principal>;
   readonly modelCatalog?: ModelCatalog;

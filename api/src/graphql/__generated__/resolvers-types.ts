@@ -331,6 +331,8 @@ export type Mutation = {
   readonly registerClientTools: ClientToolRegistration;
   /** Queues a user message: runs the auto-triggers, then schedules a turn. */
   readonly sendMessage: PendingMessage;
+  /** Sets the plan mode the process's next turns render with (`mode` in the render context); whoever may steer the process may set it. */
+  readonly setProcessMode: Process;
   /** Runs a `/skill …` line: `/skill <name> [--once] [args…]`, `/skill list`, `/skill clear [<name>]`. */
   readonly skillCommand: SkillCommandResult;
   readonly spawnProcess: Process;
@@ -426,6 +428,12 @@ export type MutationSendMessageArgs = {
 };
 
 
+export type MutationSetProcessModeArgs = {
+  mode: ProcessMode;
+  processId: Scalars['ID']['input'];
+};
+
+
 export type MutationSkillCommandArgs = {
   line: Scalars['String']['input'];
   processId: Scalars['ID']['input'];
@@ -475,6 +483,8 @@ export type Process = {
   readonly guards: ReadonlyArray<RuntimeGuard>;
   readonly id: Scalars['ID']['output'];
   readonly locked: Scalars['Boolean']['output'];
+  /** The plan mode later turns render with (setProcessMode). */
+  readonly mode: ProcessMode;
   readonly name: Scalars['String']['output'];
   /** The `picked` skills the model has open (issue 8); they compose into every turn until closed. */
   readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
@@ -518,6 +528,13 @@ export type ProcessEventType =
   | 'SKILL_CLEARED'
   | 'SKILL_REFUSED'
   | 'TURN_SCHEDULED';
+
+/** The plan mode a process's templates render with (`mode` in the render context); NORMAL until set. */
+export type ProcessMode =
+  | 'EXECUTING'
+  | 'EXPLORING'
+  | 'NORMAL'
+  | 'PLANNING';
 
 export type ProcessSpawnedEvent = ProcessEvent & {
   readonly __typename?: 'ProcessSpawnedEvent';
@@ -613,6 +630,14 @@ export type Query = {
   /** Usable recipes for the caller's tenant, in the `recipe_list` shape. */
   readonly recipes: RecipeList;
   /**
+   * Renders a template (a recipe `promptPrefix`, a skill body or a skill `action:`) the way a turn
+   * in `project` would, with the same renderer and limits. The context is what a new process of
+   * `recipe` (default: `default`) would render with (tier, model, provider, mode, profile, recipe,
+   * engine, params); `context` overrides its fields (`params` key by key). A template that fails is
+   * an answer too: `error` says why and where.
+   */
+  readonly renderTemplate: TemplateRender;
+  /**
    * What spawning would run: `name` (or `engine`, or neither: `default`) with caller `params` and
    * connection `profile`, resolved against `project`.
    */
@@ -638,7 +663,12 @@ export type Query = {
   readonly turns: ReadonlyArray<Turn>;
   /** Every user of the caller's tenant for tenant and system admins, only the caller otherwise; by login. */
   readonly users: ReadonlyArray<User>;
-  /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
+  /**
+   * Checks a skill or recipe without saving it; [] for documents that are not validated. With
+   * `project`, also against the documents beside it in `layer` (default PROJECT; USER and VANCE
+   * are the caller's and the tenant's layers), as the saved document would be: e.g. a SKILL.md's
+   * reference and script files.
+   */
   readonly validateDocument: ReadonlyArray<Diagnostic>;
 };
 
@@ -729,6 +759,15 @@ export type QueryRecipesArgs = {
 };
 
 
+export type QueryRenderTemplateArgs = {
+  context?: InputMaybe<Scalars['JSON']['input']>;
+  kind?: InputMaybe<TemplateKind>;
+  project: Scalars['String']['input'];
+  recipe?: InputMaybe<Scalars['String']['input']>;
+  source: Scalars['String']['input'];
+};
+
+
 export type QueryResolveRecipeArgs = {
   engine?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -786,7 +825,9 @@ export type QueryTurnsArgs = {
 
 export type QueryValidateDocumentArgs = {
   content: Scalars['String']['input'];
+  layer?: InputMaybe<Layer>;
   path: Scalars['String']['input'];
+  project?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type Recipe = {
@@ -1190,6 +1231,35 @@ export type SubscriptionTurnEventsArgs = {
   processId: Scalars['ID']['input'];
 };
 
+/** What a template is rendered as: each sees the context its place in a turn gives it. */
+export type TemplateKind =
+  /** A skill's `action:`: `args`, `recipe`, `engine`, `mode`, `profile` and `params` (no model is chosen at activation). */
+  | 'ACTION'
+  /** A recipe `promptPrefix`, a profile `promptPrefixAppend` or an engine prompt: the render context and `profileAppend`. */
+  | 'PROMPT'
+  /** A skill body: the render context and the skill's `args`. */
+  | 'SKILL_BODY';
+
+/** The answer of renderTemplate: the output, or the error. */
+export type TemplateRender = {
+  readonly __typename?: 'TemplateRender';
+  /** The context the template was rendered with. */
+  readonly context: Scalars['JSON']['output'];
+  readonly error?: Maybe<TemplateRenderError>;
+  readonly output?: Maybe<Scalars['String']['output']>;
+};
+
+/** Why a template did not render, and where. */
+export type TemplateRenderError = {
+  readonly __typename?: 'TemplateRenderError';
+  /** SYNTAX, FORBIDDEN (a call or lookup the sandbox refuses), TIMEOUT (the time or work budget), OUTPUT_LIMIT or RUNTIME. */
+  readonly code: Scalars['String']['output'];
+  readonly column?: Maybe<Scalars['Int']['output']>;
+  /** 1-based, in the template source. */
+  readonly line?: Maybe<Scalars['Int']['output']>;
+  readonly message: Scalars['String']['output'];
+};
+
 export type Tenant = {
   readonly __typename?: 'Tenant';
   readonly createdAt: Scalars['DateTime']['output'];
@@ -1249,10 +1319,14 @@ export type TurnPreview = {
   readonly deferredTools: ReadonlyArray<Scalars['String']['output']>;
   /** History messages left out to fit the context window. */
   readonly droppedHistory: Scalars['Int']['output'];
+  /** The process's plan mode this turn renders with. */
+  readonly mode: ProcessMode;
   readonly model: Scalars['String']['output'];
   /** The `picked` skills open now. */
   readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
   readonly provider: Scalars['String']['output'];
+  /** What the turn's templates are rendered with: tier, model, provider, mode, profile, recipe, engine, params, profileAppend (and lang once known). */
+  readonly renderContext: Scalars['JSON']['output'];
   readonly sections: ReadonlyArray<PromptSection>;
   readonly tier: Scalars['String']['output'];
   /** Token split of the context window: { system, skills, history, tools, total, window }. */
@@ -1395,6 +1469,7 @@ export type ResolversTypes = {
   Process: ResolverTypeWrapper<ProcessEntity>;
   ProcessEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessEventType: ProcessEventType;
+  ProcessMode: ProcessMode;
   ProcessSpawnedEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessStatus: ProcessStatus;
   ProfileSelection: ResolverTypeWrapper<ProfileSelection>;
@@ -1438,6 +1513,9 @@ export type ResolversTypes = {
   SpawnProcessInput: SpawnProcessInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  TemplateKind: TemplateKind;
+  TemplateRender: ResolverTypeWrapper<TemplateRender>;
+  TemplateRenderError: ResolverTypeWrapper<TemplateRenderError>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
   ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
   Turn: ResolverTypeWrapper<Turn>;
@@ -1514,6 +1592,8 @@ export type ResolversParentTypes = {
   SpawnProcessInput: SpawnProcessInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  TemplateRender: TemplateRender;
+  TemplateRenderError: TemplateRenderError;
   Tenant: TenantEntity;
   ToolPool: ToolPoolEntity;
   Turn: Turn;
@@ -1725,6 +1805,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   regenerateTurn?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationRegenerateTurnArgs, 'processId'>>;
   registerClientTools?: Resolver<ResolversTypes['ClientToolRegistration'], ParentType, ContextType, RequireFields<MutationRegisterClientToolsArgs, 'sessionId' | 'tools'>>;
   sendMessage?: Resolver<ResolversTypes['PendingMessage'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'processId' | 'text'>>;
+  setProcessMode?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationSetProcessModeArgs, 'mode' | 'processId'>>;
   skillCommand?: Resolver<ResolversTypes['SkillCommandResult'], ParentType, ContextType, RequireFields<MutationSkillCommandArgs, 'line' | 'processId'>>;
   spawnProcess?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationSpawnProcessArgs, 'input'>>;
   submitClientToolResult?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSubmitClientToolResultArgs, 'callId' | 'sessionId'>>;
@@ -1752,6 +1833,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   guards?: Resolver<ReadonlyArray<ResolversTypes['RuntimeGuard']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   params?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
@@ -1829,6 +1911,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['Recipe']>, ParentType, ContextType, RequireFields<QueryRecipeArgs, 'name'>>;
   recipes?: Resolver<ResolversTypes['RecipeList'], ParentType, ContextType, Partial<QueryRecipesArgs>>;
+  renderTemplate?: Resolver<ResolversTypes['TemplateRender'], ParentType, ContextType, RequireFields<QueryRenderTemplateArgs, 'kind' | 'project' | 'source'>>;
   resolveRecipe?: Resolver<ResolversTypes['ResolvedRecipe'], ParentType, ContextType, Partial<QueryResolveRecipeArgs>>;
   sessions?: Resolver<ReadonlyArray<ResolversTypes['Session']>, ParentType, ContextType, RequireFields<QuerySessionsArgs, 'project'>>;
   setting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<QuerySettingArgs, 'key'>>;
@@ -2108,6 +2191,19 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
   turnEvents?: SubscriptionResolver<ResolversTypes['TurnEvent'], "turnEvents", ParentType, ContextType, RequireFields<SubscriptionTurnEventsArgs, 'processId'>>;
 };
 
+export type TemplateRenderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TemplateRender'] = ResolversParentTypes['TemplateRender']> = {
+  context?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['TemplateRenderError']>, ParentType, ContextType>;
+  output?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TemplateRenderErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TemplateRenderError'] = ResolversParentTypes['TemplateRenderError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  column?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type TenantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2152,9 +2248,11 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   catalog?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   deferredTools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   droppedHistory?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
   model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  renderContext?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
@@ -2238,6 +2336,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SkillTrigger?: SkillTriggerResolvers<ContextType>;
   SkillVerdict?: SkillVerdictResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  TemplateRender?: TemplateRenderResolvers<ContextType>;
+  TemplateRenderError?: TemplateRenderErrorResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   ToolPool?: ToolPoolResolvers<ContextType>;
   Turn?: TurnResolvers<ContextType>;
