@@ -197,5 +197,14 @@ describe.each(testDatabases())('authoring API ($name)', (driver) => {
       const lab = (await t.gql(`mutation { spawnProcess(input: { project: "lab", engine: "ford" }) { id } }`)).data!.spawnProcess.id;
       expect((await t.gql(PREVIEW, { id: lab })).data!.composeTurnPreview.sections[0].text).toMatch(/^You are Ford, a Vance worker\./);
     });
+
+    it("an owner's USER-layer engine prompt is the owner's turn's, and hidden from an admin like a private recipe", async () => {
+      await t.gql(PUT, { l: 'USER', path: '_vance/prompts/ford-prompt.md', c: 'Private persona of mia.' }, member);
+      const id = (await t.gql(`mutation { spawnProcess(input: { project: "lab", recipe: "branchy" }) { id } }`, {}, member)).data!.spawnProcess.id;
+      const mine = (await t.gql(PREVIEW, { id }, member)).data!.composeTurnPreview;
+      expect(mine.sections[0].text).toMatch(/^Private persona of mia\./);
+      const admin = (await t.gql(PREVIEW, { id })).data!.composeTurnPreview;
+      expect(JSON.stringify(admin)).not.toContain('Private persona');
+    });
   });
 });
