@@ -198,6 +198,14 @@ describe.each(testDatabases())('authoring API ($name)', (driver) => {
       expect((await t.gql(PREVIEW, { id: lab })).data!.composeTurnPreview.sections[0].text).toMatch(/^You are Ford, a Vance worker\./);
     });
 
+    it('refuses to save an engine prompt that does not compile, with its line, and warns about an unknown engine', async () => {
+      const bad = await t.gql(PUT, { l: 'PROJECT', p: 'lab', path: '_vance/prompts/ford-prompt.md', c: 'You are Ford.\n{% if mode %}\nno end' });
+      expect(codeOf(bad)).toBe('BAD_USER_INPUT');
+      expect(bad.errors![0]!.extensions!.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', line: 2 })]);
+      const checked = await t.gql(VALIDATE, { path: '_vance/prompts/eddie-prompt.md', c: 'Hi {{ mode }}' });
+      expect(checked.data!.validateDocument).toEqual([expect.objectContaining({ severity: 'WARNING', message: expect.stringContaining("No engine 'eddie'") })]);
+    });
+
     it("an owner's USER-layer engine prompt is the owner's turn's, and hidden from an admin like a private recipe", async () => {
       await t.gql(PUT, { l: 'USER', path: '_vance/prompts/ford-prompt.md', c: 'Private persona of mia.' }, member);
       const id = (await t.gql(`mutation { spawnProcess(input: { project: "lab", recipe: "branchy" }) { id } }`, {}, member)).data!.spawnProcess.id;
