@@ -42,7 +42,8 @@ describe.each(testDatabases())('authoring API ($name)', (driver) => {
   let member: string;
   beforeAll(async () => {
     db = await driver.open();
-    t = await startTestVance(db);
+    // No turn runs: these tests look at what the next turn would render, and at the inbox.
+    t = await startTestVance(db, {}, { runTurns: false });
     await t.gql(`mutation { createProject(name: "lab") { id } }`);
     await t.gql(`mutation { createProject(name: "closed") { id } }`);
     outsider = (await t.gql(`mutation { createUser(login: "otto") { token } }`)).data!.createUser.token;
@@ -162,6 +163,15 @@ describe.each(testDatabases())('authoring API ($name)', (driver) => {
       expect(preview.sections.find((s: { kind: string }) => s.kind === 'SYSTEM_PROMPT').text).toContain('Plan only; do not act.');
       await t.gql(SET_MODE, { id, m: 'NORMAL' }, member);
       expect((await t.gql(PREVIEW, { id }, member)).data!.composeTurnPreview.mode).toBe('NORMAL');
+    });
+
+    it("renders a skill's action with the process's mode and applied profile, as the turn does", async () => {
+      await t.gql(PUT, { l: 'PROJECT', p: 'lab', path: '_vance/skills/announce/SKILL.md', c: '---\ntitle: Announce\ndescription: d\nversion: "1.0.0"\naction: "mode={{ mode }} profile={{ profile }}"\n---\nBody.\n' });
+      await t.gql(SET_MODE, { id, m: 'EXECUTING' }, member);
+      const r = await t.gql(`mutation { activateSkill(processId: "${id}", name: "announce") { process { pending { sender content } } } }`, {}, member);
+      expect(r.errors).toBeUndefined();
+      expect(r.data!.activateSkill.process.pending).toContainEqual({ sender: 'SKILL', content: 'mode=EXECUTING profile=web' });
+      await t.gql(SET_MODE, { id, m: 'NORMAL' }, member);
     });
 
     it('refuses an unknown mode and a caller who cannot steer the process', async () => {
