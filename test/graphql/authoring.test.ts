@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import { codeOf, startTestVance, type TestVance } from './harness';
+import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
+import { codeOf, collect, startTestVance, type TestVance } from './harness';
 
 /**
  * Issue 15, item 5 over GraphQL: renderTemplate (the turns' renderer and caps, a context of the
@@ -163,6 +164,17 @@ describe.each(testDatabases())('authoring API ($name)', (driver) => {
       expect(preview.sections.find((s: { kind: string }) => s.kind === 'SYSTEM_PROMPT').text).toContain('Plan only; do not act.');
       await t.gql(SET_MODE, { id, m: 'NORMAL' }, member);
       expect((await t.gql(PREVIEW, { id }, member)).data!.composeTurnPreview.mode).toBe('NORMAL');
+    });
+
+    it('announces a mode change as a MODE_SET process event, and none when the mode stays', async () => {
+      const events = await t.bus.listening(PROCESS_EVENTS_TOPIC, () =>
+        collect<{ processEvents: Record<string, unknown> }>(t.ws(member), `subscription E($id: ID!) { processEvents(processId: $id) { type ... on ModeSetEvent { mode previous by } } }`, { id }));
+      await t.gql(SET_MODE, { id, m: 'EXPLORING' }, member);
+      await t.gql(SET_MODE, { id, m: 'EXPLORING' }, member);
+      await t.gql(SET_MODE, { id, m: 'NORMAL' }, member);
+      expect((await events.next()).data!.processEvents).toEqual({ type: 'MODE_SET', mode: 'EXPLORING', previous: 'NORMAL', by: 'mia' });
+      expect((await events.next()).data!.processEvents).toEqual({ type: 'MODE_SET', mode: 'NORMAL', previous: 'EXPLORING', by: 'mia' });
+      events.stop();
     });
 
     it("renders a skill's action with the process's mode and applied profile, as the turn does", async () => {

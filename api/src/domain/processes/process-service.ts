@@ -128,7 +128,9 @@ export class ProcessService {
   /** Sets the plan mode later turns render with (seed 004 §5.1); whoever may steer the process may set it. */
   setMode(principal: Principal, processId: string, mode: ProcessMode): Promise<Process> {
     return this.onLane(principal, processId, async (process) =>
-      process.mode === mode ? process : this.deps.store.update(process.tenantId, process.id, () => ({ mode })));
+      process.mode === mode ? process : this.deps.store.update(process.tenantId, process.id, () => ({ mode }), [
+        { type: 'MODE_SET', mode, previous: process.mode, by: principal.user.login },
+      ]));
   }
 
   /** Appends to the inbox and schedules a turn (turn execution is the engines' job). Returns the process after it. */

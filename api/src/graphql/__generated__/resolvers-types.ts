@@ -293,6 +293,19 @@ export type MessageQueuedEvent = ProcessEvent & {
   readonly type: ProcessEventType;
 };
 
+/** setProcessMode changed the plan mode the next turns render with. */
+export type ModeSetEvent = ProcessEvent & {
+  readonly __typename?: 'ModeSetEvent';
+  readonly at: Scalars['DateTime']['output'];
+  /** The login of who set it. */
+  readonly by: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly mode: ProcessMode;
+  readonly previous: ProcessMode;
+  readonly processId: Scalars['ID']['output'];
+  readonly type: ProcessEventType;
+};
+
 export type Mutation = {
   readonly __typename?: 'Mutation';
   /** Activates a skill (seed 000 §2a–§2c); `args` is the raw rest of a /skill line. */
@@ -523,6 +536,7 @@ export type ProcessEventType =
   | 'COMMAND_RAN'
   | 'GUARD_RAN'
   | 'MESSAGE_QUEUED'
+  | 'MODE_SET'
   | 'PROCESS_SPAWNED'
   | 'SKILL_ACTIVATED'
   | 'SKILL_CLEARED'
@@ -1464,6 +1478,7 @@ export type ResolversTypes = {
   ListedRecipes: ResolverTypeWrapper<ListedRecipesEntity>;
   Manual: ResolverTypeWrapper<ManualEntity>;
   MessageQueuedEvent: ResolverTypeWrapper<ProcessEventModel>;
+  ModeSetEvent: ResolverTypeWrapper<ModeSetEvent>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PendingMessage: ResolverTypeWrapper<PendingMessageEntity>;
   Process: ResolverTypeWrapper<ProcessEntity>;
@@ -1554,6 +1569,7 @@ export type ResolversParentTypes = {
   ListedRecipes: ListedRecipesEntity;
   Manual: ManualEntity;
   MessageQueuedEvent: ProcessEventModel;
+  ModeSetEvent: ModeSetEvent;
   Mutation: Record<PropertyKey, never>;
   PendingMessage: PendingMessageEntity;
   Process: ProcessEntity;
@@ -1791,6 +1807,17 @@ export type MessageQueuedEventResolvers<ContextType = GraphQLContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ModeSetEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ModeSetEvent'] = ResolversParentTypes['ModeSetEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  by?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
+  previous?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
+  processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   activateSkill?: Resolver<ResolversTypes['SkillActivation'], ParentType, ContextType, RequireFields<MutationActivateSkillArgs, 'name' | 'once' | 'processId'>>;
   addProjectMember?: Resolver<ResolversTypes['ProjectMembership'], ParentType, ContextType, RequireFields<MutationAddProjectMemberArgs, 'login' | 'project' | 'role'>>;
@@ -1854,7 +1881,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
 };
 
 export type ProcessEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessEvent'] = ResolversParentTypes['ProcessEvent']> = {
-  __resolveType: TypeResolveFn<'ChildSpawnedEvent' | 'CommandFailedEvent' | 'CommandRanEvent' | 'GuardRanEvent' | 'MessageQueuedEvent' | 'ProcessSpawnedEvent' | 'SkillActivatedEvent' | 'SkillClearedEvent' | 'SkillRefusedEvent' | 'TurnScheduledEvent', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'ChildSpawnedEvent' | 'CommandFailedEvent' | 'CommandRanEvent' | 'GuardRanEvent' | 'MessageQueuedEvent' | 'ModeSetEvent' | 'ProcessSpawnedEvent' | 'SkillActivatedEvent' | 'SkillClearedEvent' | 'SkillRefusedEvent' | 'TurnScheduledEvent', ParentType, ContextType>;
 };
 
 export type ProcessSpawnedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessSpawnedEvent'] = ResolversParentTypes['ProcessSpawnedEvent']> = {
@@ -2300,6 +2327,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ListedRecipes?: ListedRecipesResolvers<ContextType>;
   Manual?: ManualResolvers<ContextType>;
   MessageQueuedEvent?: MessageQueuedEventResolvers<ContextType>;
+  ModeSetEvent?: ModeSetEventResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   PendingMessage?: PendingMessageResolvers<ContextType>;
   Process?: ProcessResolvers<ContextType>;
