@@ -52,8 +52,7 @@ export interface TurnRunnerDeps {
   readonly templates: TemplateEngine;
   readonly settings: SettingsService;
   readonly engines: ReadonlyMap<string, Engine>;
-  /** The engines' default prompts as documents; without, each engine's built-in text. */
-  readonly enginePrompts?: EnginePrompts;
+  readonly enginePrompts?: EnginePrompts; // without: each engine's built-in prompt
   /** The process owner as a principal, for tool calls. */
   principalOf(tenantId: string, userId: string): Promise<Principal>;
   readonly modelCatalog?: ModelCatalog;
