@@ -27,7 +27,7 @@ import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
 import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
-import { arthurEngine, builtinDefaultPrompt, ford, type Engine } from './domain/engines';
+import { ARTHUR_DEFAULT_PROMPT, arthurEngine, EnginePrompts, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
 import { TurnComposer, TurnRunner, TurnService, type TurnRunnerDeps, type TurnStore } from './domain/turns';
@@ -39,6 +39,7 @@ import { createBuiltinTools } from './domain/tools/builtin';
 import type { ServerTool } from './domain/tools/server-tool';
 import { ClientToolService, type ClientToolStore } from './domain/client-tools';
 import { SkillTriggerBench } from './domain/activation';
+import { TemplatePreviewService } from './domain/authoring';
 import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
 import { scriptToolsFor, workspaceBinding } from './domain/scripts';
@@ -65,6 +66,8 @@ export interface Services {
   readonly turnRunner: TurnRunner;
   readonly clientTools: ClientToolService;
   readonly triggerBench: SkillTriggerBench;
+  /** renderTemplate: templates rendered for authors by the turns' engine and limits. */
+  readonly templatePreview: TemplatePreviewService;
   /** Stops listening for cross-instance invalidations. */
   dispose(): void;
 }
@@ -121,17 +124,18 @@ export function createServices(adapters: ServiceAdapters): Services {
   const cascade = new DocumentCascade(cache, adapters.resources);
   const { templates } = adapters;
   const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking));
-  const documents = new DocumentService({
-    targets, cascade, cache, validator, store: adapters.documentStore, maxDocumentBytes: adapters.maxDocumentBytes,
-  });
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
   const tools = builtinToolCatalog();
   const skills = new SkillResolver(cascade, templates, adapters.largeDocuments ? { largeParser: adapters.largeDocuments.skills } : {});
+  const documents = new DocumentService({
+    targets, cascade, cache, validator, store: adapters.documentStore, maxDocumentBytes: adapters.maxDocumentBytes, siblings: skills,
+  });
   const recipes = new RecipeLoader({ cascade, templates, ...(adapters.largeDocuments ? { largeParser: adapters.largeDocuments.recipes } : {}) });
   const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
   const manuals = new Manuals(cascade);
   const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
-  const defaultPrompt = builtinDefaultPrompt;
+  // The built-in texts are the fallback when no layer holds _vance/prompts/<engine>-prompt.md.
+  const enginePrompts = new EnginePrompts(cascade, new Map([['ford', ford.defaultPrompt], ['arthur', ARTHUR_DEFAULT_PROMPT]]));
   const recipeCatalog = new RecipeCatalog({
     loader: recipes,
     resolver: recipeResolver,
@@ -142,7 +146,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     ...(adapters.recipeAudit ? { audit: adapters.recipeAudit } : {}),
     engineDefaults: async (name, scope) => {
       const engine = engines.get(name);
-      return engine ? { prompt: await defaultPrompt(engine, scope), allowedTools: engine.allowedTools } : null;
+      return engine ? { prompt: (await enginePrompts.defaultPrompt(scope, name)).text, allowedTools: engine.allowedTools } : null;
     },
     // Bound late: the turn composer needs the services below; it is called per request, after they exist.
     requestPreview: (principal, scope, resolution, profile) => spawnPreview.request(principal, scope, resolution, profile),
@@ -207,7 +211,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   const toolRegistry = new ToolRegistry([...builtinTools, ...(adapters.extraTools ?? [])]);
   const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
-    toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines, defaultPrompt,
+    toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines, enginePrompts,
     principalOf: (tenantId, userId) => identity.principalOfUser(tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
     scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
@@ -222,6 +226,10 @@ export function createServices(adapters: ServiceAdapters): Services {
   const spawnPreview = new SpawnPreview({
     composer: new TurnComposer(turnDeps, new StaticModelCatalog()), engines,
     recipeSkills: (scope, resolution) => processes.deps.spawner.recipeSkills(scope, resolution),
+  });
+  const templatePreview = new TemplatePreviewService({
+    templates,
+    defaultContext: async (principal, project, recipe) => (await recipeCatalog.resolve(principal, { name: recipe, project })).renderContext,
   });
   const triggerBench = new SkillTriggerBench({
     scope: (principal, project) => targets.scope(principal, project),
@@ -247,6 +255,6 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, triggerBench, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
   };
 }

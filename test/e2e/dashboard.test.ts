@@ -120,6 +120,30 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     expect(doc.data!.document).toEqual({ content: VALID_SKILL, version: 3 });
   });
 
+  it('validates a draft against the files beside it and previews a template with a context of the author\'s choosing', async () => {
+    await go('/documents?layer=PROJECT');
+    await page.getByRole('link', { name: SKILL_PATH }).click();
+    await page.locator('.cm-content').getByText('lifecycle: sticky').waitFor();
+    // Validate: the reference file is missing among the project's files; nothing is saved.
+    const withReference = VALID_SKILL.replace('lifecycle: sticky', 'lifecycle: sticky\nreferenceDocs:\n  - title: Notes guide\n    file: references/notes.md');
+    await page.locator('.cm-content').fill(withReference);
+    await page.getByTestId('validate-document').click();
+    await expect.poll(() => page.getByTestId('diagnostics').textContent(), { timeout: WAIT }).toMatch(/line 8:\d+ warning.*'references\/notes\.md' does not exist/);
+    expect((await s.gql('{ document(layer: PROJECT, project: "web", path: "_vance/skills/e2e-notes/SKILL.md") { content } }')).data!.document.content).toBe(VALID_SKILL);
+
+    // Preview: the panel starts from the skill body; a tier: small branch renders with the typed context.
+    const preview = page.getByTestId('template-preview');
+    await expect.poll(() => preview.getByTestId('preview-source').inputValue(), { timeout: WAIT }).toBe('Write short notes.\n');
+    await preview.getByTestId('preview-source').fill("{% if tier == 'small' %}Short{% else %}Long{% endif %} notes in {{ mode }} mode.");
+    await preview.getByTestId('preview-context').fill('{ "tier": "small", "mode": "PLANNING" }');
+    await preview.getByTestId('preview-render').click();
+    await expect.poll(() => preview.getByTestId('preview-output').textContent(), { timeout: WAIT }).toBe('Short notes in PLANNING mode.');
+    await shot('template-preview');
+    await preview.getByTestId('preview-source').fill('Notes.\n{% if tier %}never closed');
+    await preview.getByTestId('preview-render').click();
+    await expect.poll(() => preview.getByTestId('preview-error').textContent(), { timeout: WAIT }).toMatch(/^SYNTAX at line 2:\d+ of the template/);
+  });
+
   it('overrides a bundled skill into the project, and deleting the copy shows the bundled one again', async () => {
     await go('/skills');
     await page.getByText('typescript-style').first().waitFor();

@@ -90,6 +90,17 @@ describe.each(testDatabases())('per-principal budgets ($name)', (driver) => {
     expect((await post(three, {}, cy!)).body.errors?.[0]?.extensions?.limit).toBe('mutationsPerToken');
   });
 
+  it('charges renderTemplate like a mutation (each render costs this instance time); other queries stay free', async () => {
+    const [ida] = await tenantWith('ida');
+    const render = '{ a: renderTemplate(project: "work", source: "{{ mode }}") { output } b: renderTemplate(project: "work", source: "x") { output } }';
+    ok(await post(render, {}, ida!));
+    ok(await post(render, {}, ida!));
+    const refused = await post(render, {}, ida!);
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', limit: 'mutationsPerToken' });
+    expect((await post('{ me { login } }', {}, ida!)).body.data?.me.login).toBe('t' + tenants + '-ida');
+  });
+
   it('refuses a tenant over mutationsPerTenant, however many tokens it uses; another tenant goes on', async () => {
     const [dee, eve, fay] = await tenantWith('dee', 'eve', 'fay');
     const [other] = await tenantWith('gus');

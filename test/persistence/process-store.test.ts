@@ -201,7 +201,7 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
       expect(created).toEqual({
         ...rest, tenantId, projectId, sessionId, userId, name,
         id: expect.any(String), status: 'IDLE', turnRequestedAt: null, createdAt: expect.any(Date), updatedAt: expect.any(Date),
-        guardRounds: {}, openSkills: [], skillUses: {},
+        guardRounds: {}, openSkills: [], skillUses: {}, mode: 'NORMAL',
       });
       expect(await store.findProcess(acme, created.id)).toEqual(created);
       // allowedSkillsOverride: null (no restriction) and [] (lockdown) stay apart.
@@ -211,6 +211,14 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
       expect((await store.findProcess(acme, lockdown.id))!.allowedSkillsOverride).toEqual([]);
       const raw = await db.dataSource.query('SELECT allowed_skills_override IS NULL AS sql_null FROM processes WHERE id = $1', [open.id]);
       expect(raw[0].sql_null).toBe(true);
+    });
+
+    it('stores the plan mode a lane write sets, and the column refuses other modes', async () => {
+      const p = await store.createProcess(newProcess(s1, 'planner'));
+      expect(p.mode).toBe('NORMAL');
+      expect((await store.update(acme, p.id, () => ({ mode: 'PLANNING' }))).mode).toBe('PLANNING');
+      expect((await store.findProcess(acme, p.id))!.mode).toBe('PLANNING');
+      await expect(db.dataSource.query("UPDATE processes SET mode = 'DREAMING' WHERE id = $1", [p.id])).rejects.toThrow();
     });
 
     it('lists names by a literal prefix (LIKE wildcards escaped)', async () => {
@@ -428,14 +436,14 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     expect(await usersKey()).toBe(1);
-    // CommittedEvents, LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
-    for (let i = 0; i < 5; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+    // ProcessMode, CommittedEvents, LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
+    for (let i = 0; i < 6; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual([]);
     expect(await usersKey()).toBe(0);
     expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name))
-      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000']);
+      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000', 'ProcessMode1765200000000']);
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
   });
 });

@@ -9,6 +9,7 @@ import { StaticSettings } from '../../api/src/domain/settings';
 import { SkillResolver, skillDocumentKind } from '../../api/src/domain/skills';
 import { InMemoryDocumentStore } from '../../api/src/domain/testing';
 import { builtinToolCatalog } from '../../api/src/domain/tools';
+import { ARTHUR_DEFAULT_PROMPT, ENGINE_NAMES, enginePromptPath, FORD_DEFAULT_PROMPT } from '../../api/src/domain/engines';
 import { NunjucksTemplateEngine } from '../../api/src/templates';
 
 // The sweep of STYLE.md: everything we ship in vance-defaults/ loads with zero diagnostics,
@@ -23,6 +24,18 @@ describe('the bundled defaults', () => {
     expect(problems).toEqual([]);
     expect(report.files.filter((f) => f.kind === 'recipe').map((f) => f.name).sort())
       .toEqual(['analyze', 'arthur', 'code-read', 'completion-guard', 'default', 'ford', 'quick-lookup', 'web-research']);
+  });
+
+  it('ship a default prompt per engine that compiles as a template', async () => {
+    const layer = await loadResourceLayer(DEFAULTS);
+    for (const engine of ENGINE_NAMES) {
+      const doc = layer.get(enginePromptPath(engine));
+      expect(doc?.content.trim(), engine).toBeTruthy();
+      expect(templates.check(doc!.content), engine).toEqual([]);
+    }
+    // The engines' built-in fallback says what the bundled document says.
+    expect(layer.get(enginePromptPath('ford'))!.content.trimEnd()).toBe(FORD_DEFAULT_PROMPT);
+    expect(layer.get(enginePromptPath('arthur'))!.content.trimEnd()).toBe(ARTHUR_DEFAULT_PROMPT);
   });
 
   it('resolve: every skill AVAILABLE with its references, every recipe with a rendered prompt', async () => {

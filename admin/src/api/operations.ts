@@ -6,7 +6,7 @@ import { gql } from './graphql';
 import { session } from './session';
 import type {
   ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
-  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, Turn, TurnActivation, UserRow, VanceDocument,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
 } from './types';
 
 const DIAG = 'severity message path line column field';
@@ -46,9 +46,15 @@ export const ops = {
   deleteDocument: (layer: Layer, path: string) =>
     gql<{ deleteDocument: boolean }>('mutation($layer: Layer!, $project: String, $path: String!) { deleteDocument(layer: $layer, project: $project, path: $path) }',
       { layer, project: project(), path }).then((d) => d.deleteDocument),
-  validateDocument: (path: string, content: string) =>
-    gql<{ validateDocument: Diagnostic[] }>(`query($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { ${DIAG} } }`, { path, content })
+  /** With a layer other than RESOURCE: also against the documents beside it in that layer of the project. */
+  validateDocument: (path: string, content: string, layer?: Layer) =>
+    gql<{ validateDocument: Diagnostic[] }>(`query($path: String!, $content: String!, $project: String, $layer: Layer) { validateDocument(path: $path, content: $content, project: $project, layer: $layer) { ${DIAG} } }`,
+      { path, content, project: layer && layer !== 'RESOURCE' ? project() : null, layer: layer && layer !== 'RESOURCE' ? layer : null })
       .then((d) => d.validateDocument),
+  renderTemplate: (source: string, context: Record<string, unknown> | null, kind: TemplateKind, recipe: string | null) =>
+    gql<{ renderTemplate: TemplateRender }>(`query($project: String!, $source: String!, $context: JSON, $kind: TemplateKind, $recipe: String) {
+      renderTemplate(project: $project, source: $source, context: $context, kind: $kind, recipe: $recipe) { output error { code message line column } context } }`,
+      { project: project(), source, context, kind, recipe }).then((d) => d.renderTemplate),
 
   skills: () => gql<{ skills: Skill[] }>(`query($project: String) { skills(project: $project) { ${SKILL} } }`, { project: project() }).then((d) => d.skills),
   skill: (name: string) => gql<{ skill: Skill | null }>(`query($name: String!, $project: String) { skill(name: $name, project: $project) { ${SKILL} } }`, { name, project: project() })

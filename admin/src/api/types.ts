@@ -12,6 +12,14 @@ export interface Diagnostic {
   field: string | null;
 }
 
+export type TemplateKind = 'PROMPT' | 'SKILL_BODY' | 'ACTION';
+/** renderTemplate's answer: the output, or why and where the template failed (line/column in the template). */
+export interface TemplateRender {
+  output: string | null;
+  error: { code: string; message: string; line: number | null; column: number | null } | null;
+  context: Record<string, unknown>;
+}
+
 export interface Me { id: string; login: string; role: 'SYSTEM_ADMIN' | 'TENANT_ADMIN' | 'MEMBER'; tenant: { name: string } }
 export interface Project { id: string; name: string; kind: 'NORMAL' | 'SYSTEM'; myRole: 'ADMIN' | 'MEMBER' | null; createdAt: string }
 export interface UserRow { id: string; login: string; role: Me['role']; createdAt: string }

@@ -2,6 +2,8 @@
  * One document of one layer in the code editor. Save writes it with its version (a stale version is
  * a CONFLICT); the server's diagnostics appear at their lines. History restores an old version by
  * writing it again; Delete removes this layer's copy, after which the outer copy (if any) shows.
+ * Validate runs the server's checks without saving (against the files beside it in this layer);
+ * documents that hold a template get a "preview with context" panel (TemplatePreview.tsx).
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
@@ -14,6 +16,7 @@ import { CodeEditor, DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
 import { editPath } from './LayerList';
+import { TemplatePreview, templateOf } from './TemplatePreview';
 
 export function DocumentEdit() {
   const { id = '' } = useParams();
@@ -51,6 +54,16 @@ export function DocumentEdit() {
       notify(found.length ? `Not saved: ${found.length} problem(s) in the document` : messageOf(err), { type: 'error' });
     } finally {
       setSaving(false);
+    }
+  };
+  /** The server's checks without saving, against the documents beside this one in its layer. */
+  const validate = async () => {
+    try {
+      const found = await dp.validateDocument(path, content, layer);
+      setDiagnostics(found);
+      notify(found.length ? `${found.length} problem(s) in the document` : 'No problems found', { type: found.length ? 'warning' : 'success' });
+    } catch (err) {
+      notify(messageOf(err), { type: 'error' });
     }
   };
   const remove = async () => {
@@ -95,12 +108,14 @@ export function DocumentEdit() {
       <DiagnosticList diagnostics={diagnostics} />
       <Stack direction="row" spacing={1} sx={{ my: 1 }}>
         {!readOnly && <Button variant="contained" disabled={saving} onClick={() => void save(content, doc?.version ?? 0)} data-testid="save-document">Save</Button>}
+        <Button variant="outlined" onClick={() => void validate()} data-testid="validate-document">Validate</Button>
         {!readOnly && doc && <Button color="error" onClick={() => void remove()} data-testid="delete-document">Delete this copy</Button>}
         {WRITABLE_LAYERS.filter((l) => l !== layer).map((l) => (
           <Button key={l} variant="outlined" onClick={() => void copyTo(l)} data-testid={`copy-to-${l}`}>Copy to {l}</Button>
         ))}
       </Stack>
       {effective ? <Box sx={{ mb: 1 }}><ShadowedChips layers={effective.shadowed} /></Box> : null}
+      {loaded.data && templateOf(path, content) ? <TemplatePreview key={`${path}@${doc?.version ?? 0}`} path={path} content={doc?.content ?? content} /> : null}
       {!readOnly && (
         <Card variant="outlined" sx={{ mt: 2 }}>
           <CardContent>

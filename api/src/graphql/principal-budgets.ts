@@ -18,6 +18,13 @@ const WINDOW_SECONDS = 60;
 /** The mutations that schedule a turn (directly, or by spawning a worker whose first message runs). */
 export const TURN_STARTING_MUTATIONS: ReadonlySet<string> = new Set(['sendMessage', 'spawnProcess', 'regenerateTurn', 'skillCommand', 'activateSkill']);
 
+/**
+ * Queries that cost a render or a validation each (bounded by their caps, but on this instance's
+ * time): charged to the mutation budgets like a mutation, so that one caller cannot repeat them
+ * without end.
+ */
+export const CHARGED_QUERIES: ReadonlySet<string> = new Set(['renderTemplate']);
+
 type RateLimit = 'mutationsPerToken' | 'mutationsPerTenant' | 'turnsPerToken' | 'turnsPerTenant';
 
 const DESCRIPTION: Record<RateLimit, string> = {

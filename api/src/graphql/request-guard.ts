@@ -4,7 +4,8 @@
  *  1. the operation limits (`operation-limits.ts`): on the source text, then on the parsed
  *     document — before GraphQL's own validation and before anyone is authenticated;
  *  2. GraphQL's validation;
- *  3. `admit`: the introspection policy and the mutation/turn rate budgets, which need the caller.
+ *  3. `admit`: the introspection policy and the mutation/turn rate budgets (costly queries such as
+ *     renderTemplate count as mutations), which need the caller.
  * HTTP runs the steps as Apollo hooks (`apollo-guard.ts`), graphql-ws in onSubscribe (`ws-server.ts`);
  * the subscription caps are WebSocket-only (`subscription-caps.ts`).
  */
@@ -13,7 +14,7 @@ import type { BudgetsConfig, IntrospectionPolicy, OperationLimitsConfig } from '
 import type { GraphQLContext } from './context';
 import { checkIntrospection } from './introspection-policy';
 import { OperationLimits } from './operation-limits';
-import { PrincipalBudgets, TURN_STARTING_MUTATIONS } from './principal-budgets';
+import { CHARGED_QUERIES, PrincipalBudgets, TURN_STARTING_MUTATIONS } from './principal-budgets';
 
 export interface RequestGuardOptions {
   readonly operationLimits: OperationLimitsConfig;
@@ -35,11 +36,13 @@ export class RequestGuard {
   /** Step 3, on a valid document: throws a DomainError (UNAUTHENTICATED, FORBIDDEN, RATE_LIMITED). */
   async admit(document: DocumentNode, operation: OperationDefinitionNode, context: GraphQLContext): Promise<void> {
     await checkIntrospection(this.introspection, document, context);
-    if (operation.operation !== 'mutation' || context.tokenKey === null) return;
+    if (operation.operation === 'subscription' || context.tokenKey === null) return;
+    const all = [...rootFields(document, operation).values()];
+    const fields = operation.operation === 'mutation' ? all : all.filter((name) => CHARGED_QUERIES.has(name));
+    if (fields.length === 0) return;
     // Without a valid token the resolvers answer UNAUTHENTICATED; there is no budget to spend.
     const principal = await context.principal().catch(() => null);
     if (!principal) return;
-    const fields = [...rootFields(document, operation).values()];
     await this.budgets.charge({
       tokenKey: context.tokenKey,
       tenantId: principal.tenant.id,

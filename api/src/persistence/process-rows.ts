@@ -16,6 +16,7 @@ import type {
   ToolAdjustments,
 } from '../domain/processes/process';
 import type { ProcessPatch } from '../domain/processes/process-store';
+import { DEFAULT_PROCESS_MODE, isProcessMode } from '../domain/processes/process-mode';
 import { GUARD_TRIGGERS, type PromptMode, type RecipeGuard } from '../domain/recipes/recipe';
 
 export interface SessionRow {
@@ -40,6 +41,7 @@ export interface ProcessRow {
   recipe_name: string | null;
   recipe_source: Layer | null;
   connection_profile: string | null;
+  mode: string;
   active_skills: unknown;
   allowed_skills_override: unknown;
   locked: boolean;
@@ -74,7 +76,7 @@ export interface PendingRow {
 export const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
 
 export const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
-  recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked, engine_params,
+  recipe_name, recipe_source, connection_profile, mode, active_skills, allowed_skills_override, locked, engine_params,
   prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
   recipe_guards, guard_rounds, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
 
@@ -99,6 +101,7 @@ export async function writePatch(em: EntityManager, tenantId: string, processId:
   if (patch.openSkills !== undefined) set('open_skills', JSON.stringify([...new Set(patch.openSkills)]), 'jsonb');
   if (patch.skillUses !== undefined) set('skill_uses', JSON.stringify(roundsToJson(patch.skillUses)), 'jsonb');
   if (patch.status !== undefined) set('status', patch.status, 'text');
+  if (patch.mode !== undefined) set('mode', patch.mode, 'text');
   if (patch.turnRequestedAt !== undefined) set('turn_requested_at', patch.turnRequestedAt, 'timestamptz');
   if (sets.length === 0) return null;
   // In a CTE because TypeORM answers a bare UPDATE with [rows, rowCount] instead of the rows.
@@ -156,6 +159,7 @@ export function toProcess(row: ProcessRow): Process {
     recipeName: row.recipe_name,
     recipeSource: row.recipe_source,
     connectionProfile: row.connection_profile,
+    mode: isProcessMode(row.mode) ? row.mode : DEFAULT_PROCESS_MODE,
     activeSkills: array(row.active_skills).map(skillRefFromJson),
     allowedSkillsOverride: row.allowed_skills_override === null ? null : array(row.allowed_skills_override).map(String),
     locked: row.locked,

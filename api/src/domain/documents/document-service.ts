@@ -5,6 +5,7 @@ import { normalizeDocumentPath } from '../cascade/document-path';
 import type { DocumentStore } from '../cascade/document-store';
 import { DocumentTooLargeError } from '../cascade/errors';
 import type { Layer, StoredLayer } from '../cascade/layer';
+import type { CascadeScope } from '../cascade/scope';
 import { InvalidInputError } from '../errors';
 import { findUnstorable } from '../shared/storable-text';
 import type { Principal } from '../identity/principal';
@@ -21,6 +22,18 @@ export interface DocumentServiceDeps {
   readonly maxDocumentBytes: number;
   /** Structured documents (skills, recipes) are checked before they are written. */
   readonly validator?: DocumentChecker;
+  /** What the documents beside one say about it (a SKILL.md's reference and script files); none: not checked. */
+  readonly siblings?: SiblingChecker;
+}
+
+export interface SiblingChecker {
+  siblingDiagnostics(scope: CascadeScope, layer: Layer, path: string, content: string): Promise<Diagnostic[]>;
+}
+
+/** Where a draft would be saved, for validateDocument's checks against the documents beside it. */
+export interface DraftPlace {
+  readonly project: string;
+  readonly layer: Layer;
 }
 
 /** A written document with the diagnostics its write met, so that nobody validates it a second time. */
@@ -94,6 +107,18 @@ export class DocumentService {
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.deps.maxDocumentBytes) throw new DocumentTooLargeError(normalized, bytes, this.deps.maxDocumentBytes);
     return (await this.deps.validator?.validate(normalized, content)) ?? [];
+  }
+
+  /**
+   * validateDocument: `validate`, and with a place also what the documents beside `path` in that
+   * layer of that project say (a SKILL.md's missing reference file), as they will once it is saved.
+   * The caller must be able to read the project (NOT_FOUND otherwise).
+   */
+  async validateDraft(principal: Principal, path: string, content: string, place: DraftPlace | null): Promise<Diagnostic[]> {
+    const scope = place ? await this.deps.targets.scope(principal, place.project) : null;
+    const diagnostics = await this.validate(path, content);
+    if (!place || !scope || !this.deps.siblings) return diagnostics;
+    return [...diagnostics, ...(await this.deps.siblings.siblingDiagnostics(scope, place.layer, normalizeDocumentPath(path), content))];
   }
 
   /** Soft delete; the next lookup falls through to the next outer layer (seed 000 §8 "rollback"). */

@@ -3,6 +3,8 @@
  * clear carries a one-sentence reason ("Explicit: /skill code-review.", "Mentioned: review, diff.").
  * `private`: the event is about the owner's USER layer; only the owner receives it (owner-view.ts).
  */
+import type { ProcessMode } from './process-mode';
+
 export type ProcessEvent = ProcessEventBody & { readonly private?: boolean };
 
 type ProcessEventBody =
@@ -15,6 +17,7 @@ type ProcessEventBody =
   | { readonly type: 'CHILD_SPAWNED'; readonly childId: string; readonly childName: string; readonly skill: string }
   | { readonly type: 'COMMAND_RAN'; readonly command: string; readonly verb: string; readonly detail: string }
   | { readonly type: 'COMMAND_FAILED'; readonly command: string; readonly verb: string; readonly error: string }
+  | { readonly type: 'MODE_SET'; readonly mode: ProcessMode; readonly previous: ProcessMode; readonly by: string }
   | {
       readonly type: 'GUARD_RAN'; readonly guard: string; readonly point: string; readonly continued: boolean;
       readonly skipped: string | null; readonly failed: { readonly kind: string; readonly message: string } | null;

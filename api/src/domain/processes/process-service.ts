@@ -6,6 +6,7 @@ import type { Principal } from '../identity/principal';
 import type { SettingsService } from '../settings/settings-service';
 import { ProcessNotActiveError } from './errors';
 import type { PendingMessage, Process, Session } from './process';
+import type { ProcessMode } from './process-mode';
 import { canAccessProcess } from './process-access';
 import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from './process-event';
 import type { EventBus } from '../events/event-bus';
@@ -122,6 +123,14 @@ export class ProcessService {
         if (process.status !== 'IDLE') throw new ProcessNotActiveError(process.name, process.status);
         return job(process);
       }));
+  }
+
+  /** Sets the plan mode later turns render with (seed 004 §5.1); whoever may steer the process may set it. */
+  setMode(principal: Principal, processId: string, mode: ProcessMode): Promise<Process> {
+    return this.onLane(principal, processId, async (process) =>
+      process.mode === mode ? process : this.deps.store.update(process.tenantId, process.id, () => ({ mode }), [
+        { type: 'MODE_SET', mode, previous: process.mode, by: principal.user.login },
+      ]));
   }
 
   /** Appends to the inbox and schedules a turn (turn execution is the engines' job). Returns the process after it. */

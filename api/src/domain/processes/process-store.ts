@@ -1,8 +1,9 @@
 import type { ActiveSkillRef, MessageSender, PendingMessage, Process, ProcessStatus, RuntimeGuard, Session } from './process';
 import type { ProcessEvent } from './process-event';
 import type { ProcessEventLog } from './process-events';
+import type { ProcessMode } from './process-mode';
 
-export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'guardRounds' | 'openSkills' | 'skillUses'>;
+export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'mode' | 'guardRounds' | 'openSkills' | 'skillUses'>;
 
 /** The fields a lane mutation may change, atomically with a row lock on the process. */
 export interface ProcessPatch {
@@ -12,6 +13,7 @@ export interface ProcessPatch {
   readonly openSkills?: readonly string[];
   readonly skillUses?: Readonly<Record<string, number>>;
   readonly status?: ProcessStatus;
+  readonly mode?: ProcessMode;
   readonly turnRequestedAt?: Date | null;
 }
 

@@ -1,5 +1,6 @@
 import type { Layer } from '../cascade/layer';
 import type { PromptMode, RecipeGuard } from '../recipes/recipe';
+import type { ProcessMode } from './process-mode';
 
 /**
  * Sessions and processes (seed 004 §7, seed 000 §5d). A process carries its effective configuration
@@ -60,6 +61,8 @@ export interface Process {
   readonly recipeName: string | null;
   readonly recipeSource: Layer | null;
   readonly connectionProfile: string | null;
+  /** Plan mode for the render context (seed 004 §5.1); NORMAL until setProcessMode. */
+  readonly mode: ProcessMode;
   readonly activeSkills: readonly ActiveSkillRef[];
   /** null: no restriction; []: lockdown (seed 000 §7, snapshot). */
   readonly allowedSkillsOverride: readonly string[] | null;

@@ -14,6 +14,7 @@ import type { ActiveSkillRef, Process, RuntimeGuard } from './process';
 import type { ProcessEvent } from './process-event';
 import type { ProcessPatch } from './process-store';
 import { isPrivateRef, markPrivate } from './owner-view';
+import { actionRenderContext, appliedProfile } from './render-context';
 import { bindSkillArguments, consumesArguments, type BoundArgs } from './skill-arguments';
 
 /** How an activation came about: a person (/skill, the API), a trigger match, or a spawn-skill's child. */
@@ -173,10 +174,8 @@ export class SkillSteer {
   private async turnPrompt(process: Process, skill: Skill, args: BoundArgs | null): Promise<string | null> {
     const source = skill.action?.trim() ? skill.action : skill.lifecycle === 'shot' && skill.promptExtension.trim() ? skill.promptExtension : null;
     if (!source) return null;
-    const text = await this.deps.templates.render(source, {
-      args: args ?? { text: '', words: [] }, recipe: process.recipeName ?? '', engine: process.engine, mode: 'NORMAL',
-      profile: process.connectionProfile ?? '', params: process.engineParams,
-    });
+    const context = { recipe: process.recipeName ?? '', engine: process.engine, mode: process.mode, profile: appliedProfile(process), params: process.engineParams };
+    const text = await this.deps.templates.render(source, actionRenderContext(context, args ?? { text: '', words: [] }));
     return text.trim() ? text : null;
   }
 }

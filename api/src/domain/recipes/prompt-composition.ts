@@ -24,8 +24,8 @@ export interface PromptRenderContext {
   readonly profile: string;
   readonly recipe: string;
   readonly engine: string;
-  /** Chat language; empty until language settings arrive. */
-  readonly lang: string;
+  /** Chat language; absent until it is known. */
+  readonly lang?: string;
   readonly params: Readonly<Record<string, unknown>>;
 }
 

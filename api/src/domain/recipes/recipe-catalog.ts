@@ -46,7 +46,7 @@ export class RecipeCatalog {
     readonly settings: SettingsService;
     readonly manuals: Manuals;
     readonly audit?: (entry: RecipeAuditEntry) => void;
-    /** An engine's default prompt and whitelist in a scope (engines/default-prompt.ts); without it, no systemPromptPreview. */
+    /** An engine's default prompt and whitelist in a scope (engines/engine-prompts.ts: the effective prompt document); without it, no systemPromptPreview. */
     readonly engineDefaults?: (engine: string, scope: CascadeScope) => Promise<{ readonly prompt: string; readonly allowedTools: readonly string[] } | null>;
     /** The first request of a process spawned from a resolution (turns/spawn-preview.ts). */
     readonly requestPreview?: (principal: Principal, scope: CascadeScope, resolution: RecipeResolution, profile: string | null) => Promise<ModelRequest | null>;
@@ -105,6 +105,7 @@ export class RecipeCatalog {
     const manuals = await Promise.all(entries.map((e) => this.deps.manuals.readManual(scope, folders, e.name)));
     return manuals.filter((m): m is Manual => m !== null);
   }
+
 
   private scope(principal: Principal, project: string | null | undefined): Promise<CascadeScope> {
     return this.deps.targets.scope(principal, project);

@@ -111,7 +111,7 @@ export class RecipeResolver {
       profile,
       recipe: recipe?.name ?? '',
       engine,
-      lang: request.lang ?? '',
+      ...(request.lang ? { lang: request.lang } : {}),
       params,
     };
   }

@@ -125,6 +125,21 @@ export class SkillResolver {
     return skills.filter((skill): skill is ResolvedSkill => skill !== null).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /**
+   * What the files beside a SKILL.md not saved yet say about it (validateDocument with a project):
+   * its reference and script files, looked up in `layer` as the saved copy would look them up. []
+   * for other paths and for content that does not parse (the validator reports that).
+   */
+  async siblingDiagnostics(scope: CascadeScope, layer: Layer, path: string, content: string): Promise<Diagnostic[]> {
+    const name = skillNameOfPath(path);
+    if (name === null) return [];
+    const source = { name, path, content };
+    const large = this.largeParser && content.length >= this.largeParser.minChars ? this.largeParser : null;
+    // Not cached: the content is a draft, not a stored version.
+    const parsed = large ? await large.parse(source) : await this.inTurn(scope.tenantId, () => parseSkill(source, this.templates));
+    return parsed.skill ? (await this.readSiblings(scope, layer, parsed.skill)).diagnostics : [];
+  }
+
   clearCache(): void {
     this.cache.clear();
   }
@@ -180,7 +195,7 @@ export class SkillResolver {
     const missing = (what: string, file: string, field: string, at: SourceLocation): void => {
       diagnostics.push({
         severity: 'WARNING',
-        message: `${what} '${file}' does not exist next to this SKILL.md in the ${layer} layer; sibling files are never taken from another layer (seed 000 §2).`,
+        message: `${what} '${file}' does not exist next to this SKILL.md in the ${layer} layer; files beside a SKILL.md are never taken from another layer.`,
         path,
         line: at.line,
         column: at.column,

@@ -62,6 +62,7 @@ export function compositionFor(principal: Principal, process: Process, c: TurnCo
     ...c,
     sections: c.privacy.prompt ? c.sections.map((s) => ({ ...s, text: HIDDEN_PROMPT_TEXT })) : c.sections,
     system: c.privacy.prompt ? c.system.map((m) => ({ ...m, content: HIDDEN_PROMPT_TEXT })) : c.system,
+    renderContext: c.privacy.prompt ? { ...c.renderContext, profileAppend: HIDDEN_PROMPT_TEXT } : c.renderContext,
     pool: { ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed) },
     tools: c.tools.filter((t) => !hiddenTool.has(t.name)),
     request: {

@@ -8,12 +8,12 @@
 import type { CascadeScope } from '../cascade/scope';
 import type { ChatMessage, ToolSpec } from '../llm/model-provider';
 import type { Engine } from '../engines/engine';
-import { builtinDefaultPrompt } from '../engines/default-prompt';
 import type { Process } from '../processes/process';
 import { prepareTurn } from '../processes/turn-preparation';
 import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
 import { readModelSize, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
-import { composeSystemPrompt, type PromptRenderContext } from '../recipes/prompt-composition';
+import { composeSystemPrompt } from '../recipes/prompt-composition';
+import { processRenderContext } from '../processes/render-context';
 import type { ToolPool } from '../recipes/tool-pool';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import type { ServerTool } from '../tools/server-tool';
@@ -66,6 +66,8 @@ export interface TurnComposition {
   readonly sampling: SamplingParams;
   /** The first model call's request, built by the function the turn sends with (model-request.ts). */
   readonly request: ModelRequest;
+  /** What the templates of this turn were rendered with (seed 004 §5.1), `profileAppend` included. */
+  readonly renderContext: Readonly<Record<string, unknown>>;
 }
 
 /** Messages a verdict may look back on (the largest useful scanDepth). */
@@ -76,7 +78,7 @@ const DEFAULT_CATALOG_SHARE = 0.05;
 
 export type TurnComposerDeps = Pick<
   TurnRunnerDeps,
-  'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools' | 'defaultPrompt'
+  'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools' | 'enginePrompts'
 >;
 
 export class TurnComposer {
@@ -95,13 +97,10 @@ export class TurnComposer {
     const settings = this.deps.settings.reader(process.tenantId, given ? given.projectId : process.projectId);
     const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
     const tier = tierFor(this.catalog, model.provider, model.model, readModelSize(params.modelSize) ?? 'AUTO');
-    const context: PromptRenderContext = {
-      tier, model: model.model, provider: model.provider.toLowerCase(), mode: 'NORMAL', profile: process.connectionProfile ?? '',
-      recipe: process.recipeName ?? '', engine: process.engine, lang: '', params,
-    };
+    const context = processRenderContext(process, { ...model, tier });
     const scope = given ?? await processes.scopeOf(process);
-    const defaultPrompt = await (this.deps.defaultPrompt ?? builtinDefaultPrompt)(engine, scope);
-    const composed = await composeSystemPrompt(templates, defaultPrompt, {
+    const enginePrompt = (await this.deps.enginePrompts?.defaultPrompt(scope, engine.name)) ?? { text: engine.defaultPrompt, source: null };
+    const composed = await composeSystemPrompt(templates, enginePrompt.text, {
       promptOverride: process.promptOverride, profileAppend: process.profileAppend, promptMode: process.promptMode,
     }, context);
     const extra = (await engine.promptSections?.({ process, scope })) ?? [];
@@ -160,14 +159,16 @@ export class TurnComposer {
       });
     }
     const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t))]);
-    const privacy = turnPrivacy(process, skillList, prepared.composedSkills, scriptTools, prepared.pickable);
+    const shared = turnPrivacy(process, skillList, prepared.composedSkills, scriptTools, prepared.pickable);
+    // An engine prompt from the owner's USER layer is as private as a recipe from it.
+    const privacy = enginePrompt.source === 'USER' ? { ...shared, prompt: true } : shared;
     // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
     const own = [...scriptTools, ...pickerTools].map((t) => t.name);
     const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
     const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
     const partial = {
       model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
-      verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy, sampling: resolveSampling({ params }).sampling,
+      verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy, sampling: resolveSampling({ params }).sampling, renderContext,
     };
     // A preview's upcoming messages are the user messages the turn will add to the log first.
     const history = [...toChatMessages(messages), ...upcoming.map((content): ChatMessage => ({ role: 'user', content }))];

@@ -3,8 +3,8 @@ import type { EventBus, Unsubscribe } from '../events/event-bus';
 import type { Principal } from '../identity/principal';
 import type { ModelProvider } from '../llm/model-provider';
 import type { Engine, TurnResult } from '../engines/engine';
+import type { EnginePrompts } from '../engines/engine-prompts';
 import { isKnownEngine } from '../engines/engine-names';
-import type { EngineDefaultPrompt } from '../engines/default-prompt';
 import { PROCESS_EVENTS_TOPIC, type ProcessEventEnvelope } from '../processes/process-event';
 import { preview } from '../processes/process-events';
 import type { Process } from '../processes/process';
@@ -52,6 +52,7 @@ export interface TurnRunnerDeps {
   readonly templates: TemplateEngine;
   readonly settings: SettingsService;
   readonly engines: ReadonlyMap<string, Engine>;
+  readonly enginePrompts?: EnginePrompts; // without: each engine's built-in prompt
   /** The process owner as a principal, for tool calls. */
   principalOf(tenantId: string, userId: string): Promise<Principal>;
   readonly modelCatalog?: ModelCatalog;
@@ -67,8 +68,6 @@ export interface TurnRunnerDeps {
   };
   /** Completion guards (seed 004 §6d). */
   readonly guards?: GuardRunner;
-  /** Where an engine's default prompt comes from (engines/default-prompt.ts); the engine's own text without. */
-  readonly defaultPrompt?: EngineDefaultPrompt;
   /** Turns at once on this instance, with a per-tenant share (issue 14); unbounded without. */
   readonly slots?: TurnSlots;
   /** Retries of a failed turn's input (issue 14); DEFAULT_RETRY_POLICY without. */

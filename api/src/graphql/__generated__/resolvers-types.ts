@@ -293,6 +293,19 @@ export type MessageQueuedEvent = ProcessEvent & {
   readonly type: ProcessEventType;
 };
 
+/** setProcessMode changed the plan mode the next turns render with. */
+export type ModeSetEvent = ProcessEvent & {
+  readonly __typename?: 'ModeSetEvent';
+  readonly at: Scalars['DateTime']['output'];
+  /** The login of who set it. */
+  readonly by: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly mode: ProcessMode;
+  readonly previous: ProcessMode;
+  readonly processId: Scalars['ID']['output'];
+  readonly type: ProcessEventType;
+};
+
 /**
  * The request of a turn's first model call, built by the function the turn sends with (issue 15).
  * The provider adapter wraps each tool in its provider's format and leaves the labels out.
@@ -363,6 +376,8 @@ export type Mutation = {
   readonly registerClientTools: ClientToolRegistration;
   /** Queues a user message: runs the auto-triggers, then schedules a turn. */
   readonly sendMessage: PendingMessage;
+  /** Sets the plan mode the process's next turns render with (`mode` in the render context); whoever may steer the process may set it. */
+  readonly setProcessMode: Process;
   /** Runs a `/skill …` line: `/skill <name> [--once] [args…]`, `/skill list`, `/skill clear [<name>]`. */
   readonly skillCommand: SkillCommandResult;
   readonly spawnProcess: Process;
@@ -458,6 +473,12 @@ export type MutationSendMessageArgs = {
 };
 
 
+export type MutationSetProcessModeArgs = {
+  mode: ProcessMode;
+  processId: Scalars['ID']['input'];
+};
+
+
 export type MutationSkillCommandArgs = {
   line: Scalars['String']['input'];
   processId: Scalars['ID']['input'];
@@ -507,6 +528,8 @@ export type Process = {
   readonly guards: ReadonlyArray<RuntimeGuard>;
   readonly id: Scalars['ID']['output'];
   readonly locked: Scalars['Boolean']['output'];
+  /** The plan mode later turns render with (setProcessMode). */
+  readonly mode: ProcessMode;
   readonly name: Scalars['String']['output'];
   /** The `picked` skills the model has open (issue 8); they compose into every turn until closed. */
   readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
@@ -545,11 +568,19 @@ export type ProcessEventType =
   | 'COMMAND_RAN'
   | 'GUARD_RAN'
   | 'MESSAGE_QUEUED'
+  | 'MODE_SET'
   | 'PROCESS_SPAWNED'
   | 'SKILL_ACTIVATED'
   | 'SKILL_CLEARED'
   | 'SKILL_REFUSED'
   | 'TURN_SCHEDULED';
+
+/** The plan mode a process's templates render with (`mode` in the render context); NORMAL until set. */
+export type ProcessMode =
+  | 'EXECUTING'
+  | 'EXPLORING'
+  | 'NORMAL'
+  | 'PLANNING';
 
 export type ProcessSpawnedEvent = ProcessEvent & {
   readonly __typename?: 'ProcessSpawnedEvent';
@@ -645,6 +676,14 @@ export type Query = {
   /** Usable recipes for the caller's tenant, in the `recipe_list` shape. */
   readonly recipes: RecipeList;
   /**
+   * Renders a template (a recipe `promptPrefix`, a skill body or a skill `action:`) the way a turn
+   * in `project` would, with the same renderer and limits. The context is what a new process of
+   * `recipe` (default: `default`) would render with (tier, model, provider, mode, profile, recipe,
+   * engine, params); `context` overrides its fields (`params` key by key). A template that fails is
+   * an answer too: `error` says why and where.
+   */
+  readonly renderTemplate: TemplateRender;
+  /**
    * What spawning would run: `name` (or `engine`, or neither: `default`) with caller `params` and
    * connection `profile`, resolved against `project`.
    */
@@ -670,7 +709,12 @@ export type Query = {
   readonly turns: ReadonlyArray<Turn>;
   /** Every user of the caller's tenant for tenant and system admins, only the caller otherwise; by login. */
   readonly users: ReadonlyArray<User>;
-  /** Checks a skill or recipe without saving it; [] for documents that are not validated. */
+  /**
+   * Checks a skill or recipe without saving it; [] for documents that are not validated. With
+   * `project`, also against the documents beside it in `layer` (default PROJECT; USER and VANCE
+   * are the caller's and the tenant's layers), as the saved document would be: e.g. a SKILL.md's
+   * reference and script files.
+   */
   readonly validateDocument: ReadonlyArray<Diagnostic>;
 };
 
@@ -761,6 +805,15 @@ export type QueryRecipesArgs = {
 };
 
 
+export type QueryRenderTemplateArgs = {
+  context?: InputMaybe<Scalars['JSON']['input']>;
+  kind?: InputMaybe<TemplateKind>;
+  project: Scalars['String']['input'];
+  recipe?: InputMaybe<Scalars['String']['input']>;
+  source: Scalars['String']['input'];
+};
+
+
 export type QueryResolveRecipeArgs = {
   engine?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -818,7 +871,9 @@ export type QueryTurnsArgs = {
 
 export type QueryValidateDocumentArgs = {
   content: Scalars['String']['input'];
+  layer?: InputMaybe<Layer>;
   path: Scalars['String']['input'];
+  project?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type Recipe = {
@@ -1240,6 +1295,35 @@ export type SubscriptionTurnEventsArgs = {
   processId: Scalars['ID']['input'];
 };
 
+/** What a template is rendered as: each sees the context its place in a turn gives it. */
+export type TemplateKind =
+  /** A skill's `action:`: `args`, `recipe`, `engine`, `mode`, `profile` and `params` (no model is chosen at activation). */
+  | 'ACTION'
+  /** A recipe `promptPrefix`, a profile `promptPrefixAppend` or an engine prompt: the render context and `profileAppend`. */
+  | 'PROMPT'
+  /** A skill body: the render context and the skill's `args`. */
+  | 'SKILL_BODY';
+
+/** The answer of renderTemplate: the output, or the error. */
+export type TemplateRender = {
+  readonly __typename?: 'TemplateRender';
+  /** The context the template was rendered with. */
+  readonly context: Scalars['JSON']['output'];
+  readonly error?: Maybe<TemplateRenderError>;
+  readonly output?: Maybe<Scalars['String']['output']>;
+};
+
+/** Why a template did not render, and where. */
+export type TemplateRenderError = {
+  readonly __typename?: 'TemplateRenderError';
+  /** SYNTAX, FORBIDDEN (a call or lookup the sandbox refuses), TIMEOUT (the time or work budget), OUTPUT_LIMIT or RUNTIME. */
+  readonly code: Scalars['String']['output'];
+  readonly column?: Maybe<Scalars['Int']['output']>;
+  /** 1-based, in the template source. */
+  readonly line?: Maybe<Scalars['Int']['output']>;
+  readonly message: Scalars['String']['output'];
+};
+
 export type Tenant = {
   readonly __typename?: 'Tenant';
   readonly createdAt: Scalars['DateTime']['output'];
@@ -1299,10 +1383,14 @@ export type TurnPreview = {
   readonly deferredTools: ReadonlyArray<Scalars['String']['output']>;
   /** History messages left out to fit the context window. */
   readonly droppedHistory: Scalars['Int']['output'];
+  /** The process's plan mode this turn renders with. */
+  readonly mode: ProcessMode;
   readonly model: Scalars['String']['output'];
   /** The `picked` skills open now. */
   readonly openSkills: ReadonlyArray<Scalars['String']['output']>;
   readonly provider: Scalars['String']['output'];
+  /** What the turn's templates are rendered with: tier, model, provider, mode, profile, recipe, engine, params, profileAppend (and lang once known). */
+  readonly renderContext: Scalars['JSON']['output'];
   /** The request the next turn's first model call sends; pending inbox messages are in it as the user messages the turn adds. */
   readonly request: ModelRequest;
   readonly sections: ReadonlyArray<PromptSection>;
@@ -1443,6 +1531,7 @@ export type ResolversTypes = {
   ListedRecipes: ResolverTypeWrapper<ListedRecipesEntity>;
   Manual: ResolverTypeWrapper<ManualEntity>;
   MessageQueuedEvent: ResolverTypeWrapper<ProcessEventModel>;
+  ModeSetEvent: ResolverTypeWrapper<ModeSetEvent>;
   ModelRequest: ResolverTypeWrapper<ModelRequest>;
   ModelRequestMessage: ResolverTypeWrapper<ModelRequestMessage>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -1450,6 +1539,7 @@ export type ResolversTypes = {
   Process: ResolverTypeWrapper<ProcessEntity>;
   ProcessEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessEventType: ProcessEventType;
+  ProcessMode: ProcessMode;
   ProcessSpawnedEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessStatus: ProcessStatus;
   ProfileSelection: ResolverTypeWrapper<ProfileSelection>;
@@ -1494,6 +1584,9 @@ export type ResolversTypes = {
   SpawnProcessInput: SpawnProcessInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  TemplateKind: TemplateKind;
+  TemplateRender: ResolverTypeWrapper<TemplateRender>;
+  TemplateRenderError: ResolverTypeWrapper<TemplateRenderError>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
   ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
   Turn: ResolverTypeWrapper<Turn>;
@@ -1532,6 +1625,7 @@ export type ResolversParentTypes = {
   ListedRecipes: ListedRecipesEntity;
   Manual: ManualEntity;
   MessageQueuedEvent: ProcessEventModel;
+  ModeSetEvent: ModeSetEvent;
   ModelRequest: ModelRequest;
   ModelRequestMessage: ModelRequestMessage;
   Mutation: Record<PropertyKey, never>;
@@ -1573,6 +1667,8 @@ export type ResolversParentTypes = {
   SpawnProcessInput: SpawnProcessInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  TemplateRender: TemplateRender;
+  TemplateRenderError: TemplateRenderError;
   Tenant: TenantEntity;
   ToolPool: ToolPoolEntity;
   Turn: Turn;
@@ -1770,6 +1866,17 @@ export type MessageQueuedEventResolvers<ContextType = GraphQLContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ModeSetEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ModeSetEvent'] = ResolversParentTypes['ModeSetEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  by?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
+  previous?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
+  processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ModelRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ModelRequest'] = ResolversParentTypes['ModelRequest']> = {
   droppedSampling?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   messages?: Resolver<ReadonlyArray<ResolversTypes['ModelRequestMessage']>, ParentType, ContextType>;
@@ -1803,6 +1910,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   regenerateTurn?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationRegenerateTurnArgs, 'processId'>>;
   registerClientTools?: Resolver<ResolversTypes['ClientToolRegistration'], ParentType, ContextType, RequireFields<MutationRegisterClientToolsArgs, 'sessionId' | 'tools'>>;
   sendMessage?: Resolver<ResolversTypes['PendingMessage'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'processId' | 'text'>>;
+  setProcessMode?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationSetProcessModeArgs, 'mode' | 'processId'>>;
   skillCommand?: Resolver<ResolversTypes['SkillCommandResult'], ParentType, ContextType, RequireFields<MutationSkillCommandArgs, 'line' | 'processId'>>;
   spawnProcess?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationSpawnProcessArgs, 'input'>>;
   submitClientToolResult?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSubmitClientToolResultArgs, 'callId' | 'sessionId'>>;
@@ -1830,6 +1938,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   guards?: Resolver<ReadonlyArray<ResolversTypes['RuntimeGuard']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   params?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
@@ -1850,7 +1959,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
 };
 
 export type ProcessEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessEvent'] = ResolversParentTypes['ProcessEvent']> = {
-  __resolveType: TypeResolveFn<'ChildSpawnedEvent' | 'CommandFailedEvent' | 'CommandRanEvent' | 'GuardRanEvent' | 'MessageQueuedEvent' | 'ProcessSpawnedEvent' | 'SkillActivatedEvent' | 'SkillClearedEvent' | 'SkillRefusedEvent' | 'TurnScheduledEvent', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'ChildSpawnedEvent' | 'CommandFailedEvent' | 'CommandRanEvent' | 'GuardRanEvent' | 'MessageQueuedEvent' | 'ModeSetEvent' | 'ProcessSpawnedEvent' | 'SkillActivatedEvent' | 'SkillClearedEvent' | 'SkillRefusedEvent' | 'TurnScheduledEvent', ParentType, ContextType>;
 };
 
 export type ProcessSpawnedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessSpawnedEvent'] = ResolversParentTypes['ProcessSpawnedEvent']> = {
@@ -1907,6 +2016,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['Recipe']>, ParentType, ContextType, RequireFields<QueryRecipeArgs, 'name'>>;
   recipes?: Resolver<ResolversTypes['RecipeList'], ParentType, ContextType, Partial<QueryRecipesArgs>>;
+  renderTemplate?: Resolver<ResolversTypes['TemplateRender'], ParentType, ContextType, RequireFields<QueryRenderTemplateArgs, 'kind' | 'project' | 'source'>>;
   resolveRecipe?: Resolver<ResolversTypes['ResolvedRecipe'], ParentType, ContextType, Partial<QueryResolveRecipeArgs>>;
   sessions?: Resolver<ReadonlyArray<ResolversTypes['Session']>, ParentType, ContextType, RequireFields<QuerySessionsArgs, 'project'>>;
   setting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<QuerySettingArgs, 'key'>>;
@@ -2194,6 +2304,19 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
   turnEvents?: SubscriptionResolver<ResolversTypes['TurnEvent'], "turnEvents", ParentType, ContextType, RequireFields<SubscriptionTurnEventsArgs, 'processId'>>;
 };
 
+export type TemplateRenderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TemplateRender'] = ResolversParentTypes['TemplateRender']> = {
+  context?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['TemplateRenderError']>, ParentType, ContextType>;
+  output?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TemplateRenderErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TemplateRenderError'] = ResolversParentTypes['TemplateRenderError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  column?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type TenantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2238,9 +2361,11 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   catalog?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   deferredTools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   droppedHistory?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['ProcessMode'], ParentType, ContextType>;
   model?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   openSkills?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  renderContext?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   request?: Resolver<ResolversTypes['ModelRequest'], ParentType, ContextType>;
   sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2289,6 +2414,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ListedRecipes?: ListedRecipesResolvers<ContextType>;
   Manual?: ManualResolvers<ContextType>;
   MessageQueuedEvent?: MessageQueuedEventResolvers<ContextType>;
+  ModeSetEvent?: ModeSetEventResolvers<ContextType>;
   ModelRequest?: ModelRequestResolvers<ContextType>;
   ModelRequestMessage?: ModelRequestMessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
@@ -2328,6 +2454,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SkillTrigger?: SkillTriggerResolvers<ContextType>;
   SkillVerdict?: SkillVerdictResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  TemplateRender?: TemplateRenderResolvers<ContextType>;
+  TemplateRenderError?: TemplateRenderErrorResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   ToolPool?: ToolPoolResolvers<ContextType>;
   Turn?: TurnResolvers<ContextType>;

@@ -16,6 +16,7 @@ export const processMutations: MutationResolvers = {
   activateSkill: async (_p, { processId, name, args, once }, ctx) =>
     ctx.services.activation.activate(await ctx.principal(), processId, name, args?.trim() ? args.trim() : null, once ?? false),
   clearSkills: async (_p, { processId, name }, ctx) => ctx.services.activation.clear(await ctx.principal(), processId, name ?? null),
+  setProcessMode: async (_p, { processId, mode }, ctx) => ctx.services.processes.setMode(await ctx.principal(), processId, mode),
   skillCommand: async (_p, { processId, line }, ctx) => ctx.services.activation.command(await ctx.principal(), processId, line),
   sendMessage: async (_p, { processId, text }, ctx) => {
     if (!text.trim()) throw new InvalidInputError('EMPTY_MESSAGE', 'A message needs some text', 'text');

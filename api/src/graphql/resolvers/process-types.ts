@@ -61,6 +61,7 @@ const EVENT_TYPES = {
   COMMAND_RAN: 'CommandRanEvent',
   COMMAND_FAILED: 'CommandFailedEvent',
   GUARD_RAN: 'GuardRanEvent',
+  MODE_SET: 'ModeSetEvent',
 } as const;
 
 export const ProcessEvent: ProcessEventResolvers = {

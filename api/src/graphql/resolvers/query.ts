@@ -34,10 +34,10 @@ export const Query: QueryResolvers = {
     ctx.services.documents.history(await ctx.principal(), layer, project, path),
   setting: async (_p, { key, project }, ctx) => ctx.services.settings.get(await ctx.principal(), key, project),
   settings: async (_p, { project }, ctx) => ctx.services.settings.list(await ctx.principal(), project),
-  validateDocument: async (_p, { path, content }, ctx) => {
-    await ctx.principal();
-    return ctx.services.documents.validate(path, content);
-  },
+  validateDocument: async (_p, { path, content, project, layer }, ctx) =>
+    ctx.services.documents.validateDraft(await ctx.principal(), path, content, project ? { project, layer: layer ?? 'PROJECT' } : null),
+  renderTemplate: async (_p, { project, source, context, kind, recipe }, ctx) =>
+    ctx.services.templatePreview.render(await ctx.principal(), { project, source, context: jsonObject(context, 'context'), kind, recipe }),
   skills: async (_p, { project, surface }, ctx) => ctx.services.skillCatalog.list(await ctx.principal(), project, surface ?? 'ALL'),
   skill: async (_p, { name, project }, ctx) => ctx.services.skillCatalog.get(await ctx.principal(), name, project),
   recipes: async (_p, { project }, ctx) => ctx.services.recipeCatalog.list(await ctx.principal(), project),

@@ -1,4 +1,5 @@
 import { mapAsyncIterator } from '../../domain/shared/push-iterator';
+import { processMode } from '../../domain/processes/process-mode';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 
 /** Turns, the chat log, the next turn's composition and the turn event stream (issue 5). */
@@ -13,6 +14,7 @@ export const turnQueries: QueryResolvers = {
       tools: c.request.tools.map((t) => t.name), deferredTools: c.pool.deferred, allowedTools: c.pool.allowed, request: c.request,
       verdicts: c.verdicts, openSkills: [...c.openSkills.open], tokens: c.budget.split, budget: c.budget.summary,
       droppedHistory: c.budget.dropped.length, catalog: c.catalog ? { summary: c.catalog.summary, cuts: c.catalog.cuts } : null,
+      mode: processMode(c.renderContext.mode), renderContext: c.renderContext,
     };
   },
   skillTriggerTest: async (_p, { project, messages, recipe }, ctx) =>

@@ -46,6 +46,9 @@ export class ProcessEntity {
   @Column({ name: 'connection_profile', type: 'text', nullable: true })
   connectionProfile!: string | null;
 
+  @Column({ type: 'text', default: 'NORMAL' })
+  mode!: string;
+
   @Column({ name: 'active_skills', type: 'jsonb' })
   activeSkills!: ActiveSkillRef[];
 

@@ -49,7 +49,7 @@ export function skillRef(name: string): ActiveSkillRef {
 export function makeProcess(principal: Principal, projectId: string, over: Partial<Process> = {}): Process {
   return {
     id: 'p-coordinator', tenantId: principal.tenant.id, projectId, sessionId: 's-1', userId: principal.user.id, name: 'chat',
-    parentProcessId: null, status: 'IDLE', engine: 'arthur', recipeName: 'arthur', recipeSource: 'RESOURCE', connectionProfile: 'web',
+    parentProcessId: null, status: 'IDLE', engine: 'arthur', recipeName: 'arthur', recipeSource: 'RESOURCE', connectionProfile: 'web', mode: 'NORMAL',
     activeSkills: [], allowedSkillsOverride: null, locked: false, engineParams: {}, promptOverride: null, profileAppend: null,
     promptMode: 'APPEND', dataRelayCorrectionOverride: null, toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] },
     guards: [], recipeGuards: [], guardRounds: {}, openSkills: [], skillUses: {}, turnRequestedAt: null, createdAt: new Date('2026-01-01T00:00:00Z'), updatedAt: new Date('2026-01-01T00:00:00Z'),
