@@ -19,7 +19,8 @@ import {
 } from './recipe';
 import { RecipeDiagnostics } from './recipe-diagnostics';
 import {
-  isAnchorHolder, RECIPE_EXTENSION_FIELDS, RECIPE_FIELDS, warnSwallowedFields, warnUnknownField,
+  isAnchorHolder, RECIPE_EXTENSION_FIELDS, RECIPE_FIELDS, UNSUPPORTED_RECIPE_FIELDS, warnSwallowedFields, warnUnknownField,
+  warnUnsupportedFields,
 } from './recipe-fields';
 import {
   isPlainMap, readBoolean, readEnum, readMap, readName, readStringList, readText, readToolList, type PlainMap,
@@ -65,9 +66,11 @@ export function parseRecipe(input: RecipeInput, templates?: TemplateEngine): Par
   for (const key of Object.keys(doc)) {
     if (!KNOWN_FIELDS.includes(key) && !isAnchorHolder(key)) warnUnknownField(d, [key], RECIPE_FIELDS, 'recipe');
   }
+  warnUnsupportedFields(d, doc, [], UNSUPPORTED_RECIPE_FIELDS);
   const recipe = readRecipe(d, input, doc, tenants);
   checkEngine(d, doc.engine, recipe.engine);
   checkEngineParams(d, recipe.params);
+  for (const profile of recipe.profiles.values()) checkEngineParams(d, profile.params, ['profiles', profile.name, 'params']);
   checkSkills(d, recipe.defaultActiveSkills, recipe.allowedSkills);
   if (templates) checkTemplates(d, source, templates, recipe);
   return { recipe: d.hasErrors() ? null : recipe, diagnostics: d.list, tenants, enabled };

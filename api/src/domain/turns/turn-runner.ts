@@ -31,6 +31,7 @@ import type { TurnToolbox } from './turn-toolbox';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
 import { planRestore, type RetryPolicy } from './turn-retry';
+import { parseBooleanish } from '../shared/booleanish';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
 import { storableMessage, storableModelStream, storableToolResult } from './storable-output';
@@ -384,7 +385,8 @@ export class TurnRunner {
       history,
       tools: composition.tools,
       maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
-      validation: params.validation === true || params.validation === 'true',
+      // DESIGN §10 booleans, the reader the save-time check uses (check-engine-params.ts).
+      validation: parseBooleanish(params.validation) ?? false,
       dataRelayCorrection: process.dataRelayCorrectionOverride,
       // What the model and the tools hand back is made storable before anything stores it (issue 13).
       callModel: (messages, tools) => storableModelStream(callWithDeadline(provider, {
