@@ -8,6 +8,7 @@ import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';
 import { checkActivation, readActivation } from './parse-activation';
 import { readArguments } from './parse-arguments';
+import { readCommands } from './parse-commands';
 import { readReferenceDocs } from './parse-reference-docs';
 import { readRun } from './parse-run';
 import { readScripts } from './parse-scripts';
@@ -130,8 +131,8 @@ function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, u
     enabled: reader.booleanish(['enabled'], fm.enabled, true),
     lifecycle: reader.choice(['lifecycle'], fm.lifecycle, LIFECYCLES, 'sticky'),
     arguments: readArguments(reader, fm.arguments),
-    activate: reader.stringList(['activate'], fm.activate),
-    deactivate: reader.stringList(['deactivate'], fm.deactivate),
+    activate: readCommands(reader, ['activate'], fm.activate),
+    deactivate: readCommands(reader, ['deactivate'], fm.deactivate),
     scripts: readScripts(reader, fm.scripts),
     action,
     invocation: invocation.policy,
