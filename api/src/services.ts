@@ -118,7 +118,8 @@ export function createServices(adapters: ServiceAdapters): Services {
   const cache = new CachedDocumentReader(adapters.documentStore, adapters.documentCache);
   const cascade = new DocumentCascade(cache, adapters.resources);
   const { templates } = adapters;
-  const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking));
+  // Tool entries are checked against the catalog below (issue 15), read when a document is validated.
+  const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking, { list: () => tools.list() }));
   const documents = new DocumentService({
     targets, cascade, cache, validator, store: adapters.documentStore, maxDocumentBytes: adapters.maxDocumentBytes,
   });

@@ -344,3 +344,21 @@ describe('parseSkill: scripts', () => {
     ]);
   });
 });
+
+// Issue 15: `tools: [shell_exec, web_search]` saved without a word, and neither reached the model.
+describe('parseSkill: tools that select no tool of the catalog', () => {
+  const TOOLS = [{ name: 'doc_read', labels: ['read'] }, { name: 'manual_read', labels: ['read', 'docs'] }];
+  const withTools = (fields: string[]) => parseSkill({ name: 'review', path: PATH, content: ['---', ...HEAD, ...fields, '---', 'Body'].join('\n') }, undefined, undefined, TOOLS);
+
+  it('warns at each entry that selects nothing, saying a name may still be a client tool, and still loads the skill', () => {
+    const { skill, diagnostics } = withTools(['tools: [doc_read, shell_exec, "@web", "@docs"]']);
+    expect(skill?.tools).toEqual(['doc_read', 'shell_exec', '@web', '@docs']);
+    expect(diagnostics.map((d) => [d.severity, d.line, d.column, d.field])).toEqual([['WARNING', 5, 19, 'tools[1]'], ['WARNING', 5, 31, 'tools[2]']]);
+    expect(diagnostics[0]!.message).toMatch(/no server tool is named 'shell_exec'; it takes effect only if the connected client offers/);
+  });
+
+  it('checks a single tool written as text, and nothing without a catalog', () => {
+    expect(withTools(['tools: web_fetch']).diagnostics).toMatchObject([{ line: 5, field: 'tools' }]);
+    expect(parse(['tools: web_fetch']).diagnostics).toEqual([]);
+  });
+});

@@ -3,7 +3,9 @@ import type { Diagnostic } from '../errors';
 import { YamlSource } from '../shared/yaml-source';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { BacktrackingAnalyser } from './backtracking-analyser';
-import { FrontmatterReader } from './frontmatter-reader';
+import type { ToolDescriptor } from '../tools/tool-descriptor';
+import { unresolvedToolProblem } from '../tools/unresolved-tool';
+import { fieldName, FrontmatterReader } from './frontmatter-reader';
 import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';
 import { checkActivation, readActivation } from './parse-activation';
@@ -46,12 +48,13 @@ export interface ParsedSkill {
 
 /**
  * `templates` checks the body and `action:` (skipped without it); `analyser` gives save-time advice on
- * trigger patterns that would backtrack on other engines (backtracking-analyser.ts; validation only).
+ * trigger patterns that would backtrack on other engines (backtracking-analyser.ts; validation only);
+ * `tools`, the catalog `tools:` entries are checked against (validation only).
  */
-export function parseSkill(input: SkillSource, templates?: TemplateEngine, analyser?: BacktrackingAnalyser): ParsedSkill {
+export function parseSkill(input: SkillSource, templates?: TemplateEngine, analyser?: BacktrackingAnalyser, tools?: readonly ToolDescriptor[]): ParsedSkill {
   let result: ParsedSkill;
   try {
-    result = parse(input, templates, analyser);
+    result = parse(input, templates, analyser, tools);
   } catch (error) {
     // A bug here must not take a listing down; it surfaces as a diagnostic on this one file.
     const message = `Internal error while reading this skill: ${(error as Error).message}`;
@@ -60,7 +63,7 @@ export function parseSkill(input: SkillSource, templates?: TemplateEngine, analy
   return { skill: result.skill, diagnostics: sortByPosition(result.diagnostics) };
 }
 
-function parse(input: SkillSource, templates: TemplateEngine | undefined, analyser: BacktrackingAnalyser | undefined): ParsedSkill {
+function parse(input: SkillSource, templates: TemplateEngine | undefined, analyser: BacktrackingAnalyser | undefined, tools: readonly ToolDescriptor[] | undefined): ParsedSkill {
   const { path } = input;
   const diagnostics: Diagnostic[] = [];
   const nameProblem = skillNameProblem(input.name);
@@ -98,7 +101,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
   }
 
   const reader = new FrontmatterReader(source, path);
-  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, analyser);
+  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, analyser, tools);
   diagnostics.push(...reader.diagnostics);
   if (templates && skill) {
     diagnostics.push(...checkBodyTemplate(templates, skill.promptExtension, skill.bodyLine, path));
@@ -108,7 +111,10 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
   return { skill: failed ? null : skill, diagnostics };
 }
 
-function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number, analyser: BacktrackingAnalyser | undefined): Skill | null {
+function readSkill(
+  reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number,
+  analyser: BacktrackingAnalyser | undefined, tools: readonly ToolDescriptor[] | undefined,
+): Skill | null {
   // A `name:` key marks the Agent Skills (Claude) format, where title and version are optional.
   const style: Style = 'name' in fm ? 'CLAUDE' : 'VANCE';
   if (style === 'CLAUDE') checkNameField(reader, name, fm.name);
@@ -124,7 +130,7 @@ function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, u
   const draft = {
     triggers: readTriggers(reader, fm.triggers, { matchWholeWords: activation.matchWholeWords, caseSensitive: activation.caseSensitive, ...(analyser ? { analyser } : {}) }),
     activation,
-    tools: reader.stringList(['tools'], fm.tools),
+    tools: readSkillTools(reader, fm.tools, tools),
     manualPaths: readManualPaths(reader, fm.manualPaths),
     referenceDocs: readReferenceDocs(reader, fm.referenceDocs),
     tags: reader.stringList(['tags'], fm.tags),
@@ -203,6 +209,16 @@ function checkSemver(reader: FrontmatterReader, version: string): void {
   if (SEMVER.test(version)) return;
   // A YAML number (`version: 1.0`) arrives here as written; it is display-only data, so a warning.
   reader.warning(['version'], `\`version: ${version}\` is not a semantic version (MAJOR.MINOR.PATCH, e.g. '1.0.0').`);
+}
+
+/** `tools:` entries; with a catalog (save time), each that selects no tool is a warning at its entry (issue 15). */
+function readSkillTools(reader: FrontmatterReader, value: unknown, catalog: readonly ToolDescriptor[] | undefined): string[] {
+  const entries = reader.stringEntries(['tools'], value);
+  for (const entry of catalog ? entries : []) {
+    const problem = unresolvedToolProblem(entry.value, catalog!);
+    if (problem !== null) reader.warning(entry.at, `\`${fieldName(entry.at)}\`: ${problem}.`);
+  }
+  return entries.map((entry) => entry.value);
 }
 
 function readManualPaths(reader: FrontmatterReader, value: unknown): string[] {
