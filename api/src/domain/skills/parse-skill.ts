@@ -178,7 +178,7 @@ function checkNameField(reader: FrontmatterReader, folder: string, value: unknow
     ['name'],
     written === ''
       ? `\`name\` is empty; the skill is named after its folder '${folder}'. Write \`name: ${folder}\` or remove the key.`
-      : `\`name: ${written}\` does not match the folder '${folder}'; the folder name is the skill's name (seed 000 §2). Rename the folder or write \`name: ${folder}\`.`,
+      : `\`name: ${written}\` does not match the folder '${folder}'; the folder name is the skill's name. Rename the folder or write \`name: ${folder}\`.`,
   );
 }
 

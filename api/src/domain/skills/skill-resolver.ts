@@ -180,7 +180,7 @@ export class SkillResolver {
     const missing = (what: string, file: string, field: string, at: SourceLocation): void => {
       diagnostics.push({
         severity: 'WARNING',
-        message: `${what} '${file}' does not exist next to this SKILL.md in the ${layer} layer; sibling files are never taken from another layer (seed 000 §2).`,
+        message: `${what} '${file}' does not exist next to this SKILL.md in the ${layer} layer; sibling files are never taken from another layer.`,
         path,
         line: at.line,
         column: at.column,
