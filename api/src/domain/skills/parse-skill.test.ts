@@ -199,7 +199,7 @@ describe('parseSkill: identity fields', () => {
     expect(diagnostics).toEqual([
       {
         severity: 'WARNING',
-        message: "`name: template-skill` does not match the folder 'template'; the folder name is the skill's name (seed 000 §2). Rename the folder or write `name: template`.",
+        message: "`name: template-skill` does not match the folder 'template'; the folder name is the skill's name. Rename the folder or write `name: template`.",
         path: PATH,
         line: 2,
         column: 7,

@@ -118,7 +118,7 @@ describe('SkillResolver: reference files come from the layer of the SKILL.md', (
     expect(loaded?.diagnostics).toEqual([
       {
         severity: 'WARNING',
-        message: "Reference file 'references/checklist.md' does not exist next to this SKILL.md in the USER layer; sibling files are never taken from another layer (seed 000 §2).",
+        message: "Reference file 'references/checklist.md' does not exist next to this SKILL.md in the USER layer; sibling files are never taken from another layer.",
         path: SKILL,
         line: 6,
         column: 11,
