@@ -1,7 +1,9 @@
 /**
  * `vance` — the command line for skill and recipe authors.
- *   vance lint [--json] <dir>…   load every SKILL.md and recipe under the folders and print the
- *                                diagnostics as `file:line:col severity message`; exit 1 on errors.
+ *   vance lint [--json] <dir>…   load every SKILL.md and recipe under the folders (or the files
+ *                                named) and print the diagnostics as `file:line:col severity message`,
+ *                                paths as given; a path that cannot be read is one error line; exit 1
+ *                                on errors.
  */
 import { builtinToolCatalog } from '../domain/tools/builtin-tools';
 import { RecheckAnalyser } from '../regex-analysis';
