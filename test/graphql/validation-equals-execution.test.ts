@@ -65,7 +65,7 @@ describe.each(testDatabases())('validation equals execution over GraphQL ($name)
     expect(codeOf(slashes)).toBe('BAD_USER_INPUT');
     expect(slashes.errors?.[0]?.extensions?.diagnostics).toMatchObject([{ severity: 'ERROR', field: 'activate[1]', line: 7, message: expect.stringMatching(/verb right after '\/\/'/) }]);
     const tools = await validate('_vance/skills/tooled/SKILL.md', skill(['tools: [manual_read, shell_exec]']));
-    expect(tools).toMatchObject([{ severity: 'WARNING', field: 'tools[1]', line: 5, message: expect.stringMatching(/no server tool is named 'shell_exec'/) }]);
+    expect(tools).toMatchObject([{ severity: 'WARNING', field: 'tools[1]', line: 5, message: expect.stringMatching(/no server tool is named 'shell_exec'/i) }]);
   });
 
   it('reports an unclosed bracket or quote on its own line, in a recipe and in SKILL.md frontmatter', async () => {

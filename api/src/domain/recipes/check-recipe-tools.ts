@@ -7,7 +7,7 @@
  */
 import { unresolvedToolProblem } from '../tools/unresolved-tool';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
-import { fieldName, type RecipeDiagnostics, type YamlPath } from './recipe-diagnostics';
+import type { RecipeDiagnostics, YamlPath } from './recipe-diagnostics';
 import { isPlainMap, type PlainMap } from './read-fields';
 
 const RECIPE_TOOL_LISTS = ['allowedToolsAdd', 'allowedToolsRemove', 'allowedToolsKeep', 'allowedToolsDropFirst', 'allowedToolsDefer'] as const;
@@ -29,6 +29,6 @@ function checkList(d: RecipeDiagnostics, value: unknown, path: YamlPath, tools: 
     if (typeof entry !== 'string') return;
     const problem = unresolvedToolProblem(entry, tools);
     const at = Array.isArray(value) ? [...path, index] : path;
-    if (problem !== null) d.warning(at, `${fieldName(at)} '${entry.trim()}' selects no tool here: ${problem}`);
+    if (problem !== null) d.warning(at, problem);
   });
 }

@@ -5,7 +5,7 @@ import type { TemplateEngine } from '../templates/template-engine';
 import type { BacktrackingAnalyser } from './backtracking-analyser';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { unresolvedToolProblem } from '../tools/unresolved-tool';
-import { fieldName, FrontmatterReader } from './frontmatter-reader';
+import { FrontmatterReader } from './frontmatter-reader';
 import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';
 import { checkActivation, readActivation } from './parse-activation';
@@ -216,7 +216,7 @@ function readSkillTools(reader: FrontmatterReader, value: unknown, catalog: read
   const entries = reader.stringEntries(['tools'], value);
   for (const entry of catalog ? entries : []) {
     const problem = unresolvedToolProblem(entry.value, catalog!);
-    if (problem !== null) reader.warning(entry.at, `\`${fieldName(entry.at)}\`: ${problem}.`);
+    if (problem !== null) reader.warning(entry.at, `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
   }
   return entries.map((entry) => entry.value);
 }
