@@ -93,7 +93,7 @@ describe('vance lint output', () => {
     expect(r.stderr).toBe('');
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('nowhere: error no such file or folder');
-    expect(r.stdout).not.toMatch(/ENOENT|    at /);
+    expect(r.stdout).not.toMatch(/ENOENT|\n\s+at /);
     expect(lines.at(-1)).toBe('3 files (0 skills, 3 recipes): 1 errors, 5 warnings');
   });
 });
