@@ -17,11 +17,11 @@ describe('recipe tool entries that select no tool of the catalog', () => {
     const result = parse([
       'description: d', 'engine: ford',
       'allowedToolsAdd: [doc_read, "@web", web_search]',
-      'allowedToolsRemove: ["@destructive", client_exec_*]',
+      'allowedToolsRemove: ["@destructive", shell_*]',
       'allowedToolsKeep: manual_read',
       'allowedToolsDropFirst: [nothing_here]',
       'allowedToolsDefer: ["@docs", "@rag"]',
-      'profiles:', '  web:', '    allowedToolsRemove: [client_file_read]', '    allowedToolsAdd: ["@read"]',
+      'profiles:', '  web:', '    allowedToolsRemove: [file_write]', '    allowedToolsAdd: ["@read"]',
     ].join('\n'));
     expect(result.recipe).not.toBeNull();
     expect(result.diagnostics.map((d) => [d.severity, d.line, d.column, d.field])).toEqual([
@@ -35,7 +35,11 @@ describe('recipe tool entries that select no tool of the catalog', () => {
     const messages = result.diagnostics.map((d) => d.message);
     expect(messages[0]).toMatch(/no server tool carries the label @web/);
     expect(messages[1]).toMatch(/no server tool is named 'web_search'.*client offers a tool of that name/);
-    expect(messages[2]).toMatch(/no server tool name starts with 'client_exec_'/);
+    expect(messages[2]).toMatch(/no server tool name starts with 'shell_'/);
+  });
+
+  it('leaves the client-tool namespace alone: client_* entries are the connected client\'s by convention', () => {
+    expect(parse('description: d\nengine: ford\nprofiles:\n  web:\n    allowedToolsRemove: [client_*, client_file_read]\n  foot:\n    allowedToolsAdd: [client_exec_run]\n').diagnostics).toEqual([]);
   });
 
   it('says nothing without a catalog (loading for a turn) or when every entry selects a tool', () => {
