@@ -138,8 +138,12 @@ describe('parseSkill: lists, paths and flags', () => {
 
   // Issue 15: `activate: ["//"]` passed validation and failed only when the skill was activated.
   it('parses activate/deactivate entries at save with the command parser that runs them, each problem at its line', () => {
-    const { skill, diagnostics } = parse(['activate:', '  - "//"', '  - guard clear', '  - guard frobnicate', '  - status.set busy', 'deactivate:', '  - guard script ../x.js']);
+    const fields = ['activate:', '  - "//"', '  - guard clear', '  - guard frobnicate', '  - status.set busy', 'deactivate:', '  - guard script ../x.js'];
+    const content = ['---', ...HEAD, ...fields, '---', 'Body'].join('\n');
+    const { skill, diagnostics } = parseSkill({ name: 'review', path: PATH, content }, undefined, {});
     expect(skill).toBeNull();
+    // Loading for a turn reads them as stored: a force-saved skill is refused when activated, as before.
+    expect(parse(fields).skill?.activate).toEqual(['//', 'guard clear', 'guard frobnicate', 'status.set busy']);
     expect(errors(diagnostics).map((d) => [d.line, d.column, d.field])).toEqual([
       [6, 5, 'activate[0]'], [8, 5, 'activate[2]'], [9, 5, 'activate[3]'], [11, 5, 'deactivate[0]'],
     ]);
@@ -348,7 +352,7 @@ describe('parseSkill: scripts', () => {
 // Issue 15: `tools: [shell_exec, web_search]` saved without a word, and neither reached the model.
 describe('parseSkill: tools that select no tool of the catalog', () => {
   const TOOLS = [{ name: 'doc_read', labels: ['read'] }, { name: 'manual_read', labels: ['read', 'docs'] }];
-  const withTools = (fields: string[]) => parseSkill({ name: 'review', path: PATH, content: ['---', ...HEAD, ...fields, '---', 'Body'].join('\n') }, undefined, undefined, TOOLS);
+  const withTools = (fields: string[]) => parseSkill({ name: 'review', path: PATH, content: ['---', ...HEAD, ...fields, '---', 'Body'].join('\n') }, undefined, { tools: TOOLS });
 
   it('warns at each entry that selects nothing, saying a name may still be a client tool, and still loads the skill', () => {
     const { skill, diagnostics } = withTools(['tools: [doc_read, shell_exec, "@web", "@docs"]']);

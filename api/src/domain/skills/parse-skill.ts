@@ -47,14 +47,23 @@ export interface ParsedSkill {
 }
 
 /**
- * `templates` checks the body and `action:` (skipped without it); `analyser` gives save-time advice on
- * trigger patterns that would backtrack on other engines (backtracking-analyser.ts; validation only);
- * `tools`, the catalog `tools:` entries are checked against (validation only).
+ * What only validation checks (putDocument, validateDocument, `vance lint`); loading a skill for a
+ * turn passes none, so a stored skill behaves as it did when it was saved (a force-saved one with a
+ * failing `activate:` step is refused at activation, as before). Given at all, the `activate:` /
+ * `deactivate:` entries are dry-run (parse-commands.ts, issue 15).
  */
-export function parseSkill(input: SkillSource, templates?: TemplateEngine, analyser?: BacktrackingAnalyser, tools?: readonly ToolDescriptor[]): ParsedSkill {
+export interface SkillSaveChecks {
+  /** Advice on trigger patterns that would backtrack on other engines (backtracking-analyser.ts). */
+  readonly analyser?: BacktrackingAnalyser;
+  /** The catalog `tools:` entries must select from; a warning per entry that selects nothing (issue 15). */
+  readonly tools?: readonly ToolDescriptor[];
+}
+
+/** `templates` checks the body and `action:` (skipped without it); `save`: see SkillSaveChecks. */
+export function parseSkill(input: SkillSource, templates?: TemplateEngine, save?: SkillSaveChecks): ParsedSkill {
   let result: ParsedSkill;
   try {
-    result = parse(input, templates, analyser, tools);
+    result = parse(input, templates, save);
   } catch (error) {
     // A bug here must not take a listing down; it surfaces as a diagnostic on this one file.
     const message = `Internal error while reading this skill: ${(error as Error).message}`;
@@ -63,7 +72,7 @@ export function parseSkill(input: SkillSource, templates?: TemplateEngine, analy
   return { skill: result.skill, diagnostics: sortByPosition(result.diagnostics) };
 }
 
-function parse(input: SkillSource, templates: TemplateEngine | undefined, analyser: BacktrackingAnalyser | undefined, tools: readonly ToolDescriptor[] | undefined): ParsedSkill {
+function parse(input: SkillSource, templates: TemplateEngine | undefined, save: SkillSaveChecks | undefined): ParsedSkill {
   const { path } = input;
   const diagnostics: Diagnostic[] = [];
   const nameProblem = skillNameProblem(input.name);
@@ -101,7 +110,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
   }
 
   const reader = new FrontmatterReader(source, path);
-  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, analyser, tools);
+  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, save);
   diagnostics.push(...reader.diagnostics);
   if (templates && skill) {
     diagnostics.push(...checkBodyTemplate(templates, skill.promptExtension, skill.bodyLine, path));
@@ -113,8 +122,9 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
 
 function readSkill(
   reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number,
-  analyser: BacktrackingAnalyser | undefined, tools: readonly ToolDescriptor[] | undefined,
+  save: SkillSaveChecks | undefined,
 ): Skill | null {
+  const analyser = save?.analyser;
   // A `name:` key marks the Agent Skills (Claude) format, where title and version are optional.
   const style: Style = 'name' in fm ? 'CLAUDE' : 'VANCE';
   if (style === 'CLAUDE') checkNameField(reader, name, fm.name);
@@ -130,15 +140,15 @@ function readSkill(
   const draft = {
     triggers: readTriggers(reader, fm.triggers, { matchWholeWords: activation.matchWholeWords, caseSensitive: activation.caseSensitive, ...(analyser ? { analyser } : {}) }),
     activation,
-    tools: readSkillTools(reader, fm.tools, tools),
+    tools: readSkillTools(reader, fm.tools, save?.tools),
     manualPaths: readManualPaths(reader, fm.manualPaths),
     referenceDocs: readReferenceDocs(reader, fm.referenceDocs),
     tags: reader.stringList(['tags'], fm.tags),
     enabled: reader.booleanish(['enabled'], fm.enabled, true),
     lifecycle: reader.choice(['lifecycle'], fm.lifecycle, LIFECYCLES, 'sticky'),
     arguments: readArguments(reader, fm.arguments),
-    activate: readCommands(reader, ['activate'], fm.activate),
-    deactivate: readCommands(reader, ['deactivate'], fm.deactivate),
+    activate: readCommands(reader, ['activate'], fm.activate, save !== undefined),
+    deactivate: readCommands(reader, ['deactivate'], fm.deactivate, save !== undefined),
     scripts: readScripts(reader, fm.scripts),
     action,
     invocation: invocation.policy,

@@ -27,6 +27,6 @@ export function skillDocumentKind(templates?: TemplateEngine, analyser?: Backtra
   return {
     kind: 'skill',
     pattern: SKILL_PATH_PATTERN,
-    validate: (path, match, content) => [...parseSkill({ name: match[1] ?? path, path, content }, templates, analyser, tools?.list()).diagnostics],
+    validate: (path, match, content) => [...parseSkill({ name: match[1] ?? path, path, content }, templates, { ...(analyser ? { analyser } : {}), ...(tools ? { tools: tools.list() } : {}) }).diagnostics],
   };
 }
