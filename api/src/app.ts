@@ -75,6 +75,8 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   const validation = new ValidationPool({
     validator: createDocumentValidator(),
     workerData: { templateLimits: templates.limits, regexCheck },
+    // The catalog the turns use (services.ts), read when a document is validated, after services exist.
+    tools: { list: () => services.tools.list() },
     timeoutMs: config.validationTimeoutMs,
     ...(config.validationThreads > 0 ? { threads: config.validationThreads } : {}),
     onWorkerError: (err) => logger.error({ err }, 'a validation worker failed'),

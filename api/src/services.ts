@@ -123,7 +123,8 @@ export function createServices(adapters: ServiceAdapters): Services {
   const cache = new CachedDocumentReader(adapters.documentStore, adapters.documentCache);
   const cascade = new DocumentCascade(cache, adapters.resources);
   const { templates } = adapters;
-  const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking));
+  // Tool entries are checked against the catalog below (issue 15), read when a document is validated.
+  const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking, { list: () => tools.list() }));
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
   const tools = builtinToolCatalog();
   const skills = new SkillResolver(cascade, templates, adapters.largeDocuments ? { largeParser: adapters.largeDocuments.skills } : {});

@@ -9,8 +9,12 @@ const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '../../api/bin/vance.js');
 
 async function vance(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return vanceIn(process.cwd(), ...args);
+}
+
+async function vanceIn(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args]);
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -48,5 +52,48 @@ describe('vance lint', () => {
     expect((await vance('lint')).code).toBe(2);
     expect((await vance('lint', '--frobnicate', root)).code).toBe(2);
     expect((await vance('frobnicate')).code).toBe(2);
+  });
+});
+
+// Issue 15: paths came out resolved (relative to the working folder), a warning repeated in every
+// file was printed once per file, and a missing folder was a raw ENOENT.
+describe('vance lint output', () => {
+  let root: string;
+  const recipe = (engine: string, extra = '') => `description: d\nengine: ${engine}\n${extra}`;
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'vance-lint-out-'));
+    mkdirSync(path.join(root, 'pack/_vance/recipes'), { recursive: true });
+    mkdirSync(path.join(root, 'pack/_vance/skills/tooled'), { recursive: true });
+    writeFileSync(path.join(root, 'pack/_vance/recipes/a.yaml'), recipe('zaphod'));
+    writeFileSync(path.join(root, 'pack/_vance/recipes/b.yaml'), recipe('zaphod', 'params:\n  maxIterations: lots\n'));
+    writeFileSync(path.join(root, 'pack/_vance/recipes/c.yaml'), recipe('zaphod', 'modes:\n  PLANNING: {}\n'));
+    writeFileSync(path.join(root, 'pack/_vance/skills/tooled/SKILL.md'), '---\ntitle: T\ndescription: d\nversion: 1.0.0\ntools: [shell_exec]\ntriggers: review\n---\nBody\n');
+  });
+
+  it('prints paths as given, a warning repeated across files once with its count and files, and new diagnostics with file:line:col', async () => {
+    const r = await vanceIn(root, 'lint', 'pack');
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    const engine = lines.filter((l) => l.includes("engine 'zaphod' does not run here"));
+    expect(engine).toEqual([expect.stringMatching(/^pack\/_vance\/recipes\/a\.yaml:2:9 warning engine 'zaphod' does not run here.* \(engine\) \[3 files\]$/)]);
+    const at = lines.indexOf(engine[0]!);
+    expect(lines.slice(at + 1, at + 3)).toEqual(['  pack/_vance/recipes/b.yaml:2:9', '  pack/_vance/recipes/c.yaml:2:9']);
+    expect(r.stdout).toContain('pack/_vance/recipes/b.yaml:4:18 warning maxIterations must be a whole number');
+    expect(r.stdout).toMatch(/^pack\/_vance\/recipes\/c\.yaml:3:1 warning `modes` .*not supported by this deployment/m);
+    expect(r.stdout).toMatch(/^pack\/_vance\/skills\/tooled\/SKILL\.md:5:9 warning .*no server tool is named 'shell_exec'/im);
+    expect(r.stdout).toMatch(/^pack\/_vance\/skills\/tooled\/SKILL\.md:6:11 error `triggers` must be a list/m);
+    expect(r.stdout).not.toContain(root);
+    expect(lines.at(-1)).toBe('4 files (1 skills, 3 recipes): 1 errors, 6 warnings');
+    expect((await vanceIn(root, 'lint', `${root}/pack/`)).stdout).toContain(`${root}/pack/_vance/recipes/a.yaml:2:9 warning`);
+  });
+
+  it('reports a missing path as one error line and lints the rest', async () => {
+    const r = await vanceIn(root, 'lint', 'nowhere', 'pack/_vance/recipes');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('nowhere: error no such file or folder');
+    expect(r.stdout).not.toMatch(/ENOENT|\n\s+at /);
+    expect(lines.at(-1)).toBe('3 files (0 skills, 3 recipes): 1 errors, 5 warnings');
   });
 });

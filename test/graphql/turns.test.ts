@@ -262,6 +262,13 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     expect(system.map((m: any) => m.content)).toEqual([expect.stringContaining('VALIDATION CHECK'), 'RELAY 600 chars, reply 5']);
   });
 
+  // Issue 15: the turn took params.validation as on only for true or 'true'; `validation: yes` stayed off without a word.
+  it('reads params.validation like every boolean: yes turns the validator corrections on', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'worker', name: 'yes1', params: { validation: 'yes' } } })).data!.spawnProcess.id;
+    const events = remember(id, await turnOf(s, id, 'hi'));
+    expect(events[events.length - 1]!.payload.corrections).toEqual(['no-tool-call']);
+  });
+
   it('arthur: the recipe catalog in its prompt; a child\'s result arrives in the parent\'s inbox and runs its turn', async () => {
     const arthur = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'arthur', name: 'chat', params: { validation: false } } })).data!.spawnProcess.id;
     const preview = (await s.gql(`query { composeTurnPreview(processId: "${arthur}") { sections { kind text } tools } }`)).data!.composeTurnPreview;

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Diagnostic } from '../domain/errors';
 import type { DocumentValidator } from '../domain/documents/document-validator';
-import { findDocuments, type FoundDocument } from './find-documents';
+import { findDocuments, type FoundDocument, type UnreadableRoot } from './find-documents';
 
 export interface LintedFile {
+  /** The file as the command line named it (the root as given, then the path below it). */
   readonly file: string;
   readonly kind: FoundDocument['kind'];
   readonly name: string;
@@ -13,6 +13,8 @@ export interface LintedFile {
 
 export interface LintReport {
   readonly files: readonly LintedFile[];
+  /** Command-line paths that could not be read; each counts as one error. */
+  readonly unreadable: readonly UnreadableRoot[];
   readonly errors: number;
   readonly warnings: number;
 }
@@ -20,22 +22,38 @@ export interface LintReport {
 /** Loads every skill and recipe under `roots` through the validator `putDocument` uses. */
 export async function lint(roots: readonly string[], validator: DocumentValidator): Promise<LintReport> {
   const files: LintedFile[] = [];
-  for (const doc of await findDocuments(roots)) {
+  const { found, unreadable } = await findDocuments(roots);
+  for (const doc of found) {
     const content = await readFile(doc.file, 'utf8');
-    files.push({ file: doc.file, kind: doc.kind, name: doc.name, diagnostics: validator.validate(doc.documentPath, content) });
+    files.push({ file: doc.shown, kind: doc.kind, name: doc.name, diagnostics: validator.validate(doc.documentPath, content) });
   }
   const all = files.flatMap((f) => f.diagnostics);
-  return { files, errors: all.filter((d) => d.severity === 'ERROR').length, warnings: all.filter((d) => d.severity === 'WARNING').length };
+  return {
+    files,
+    unreadable,
+    errors: unreadable.length + all.filter((d) => d.severity === 'ERROR').length,
+    warnings: all.filter((d) => d.severity === 'WARNING').length,
+  };
 }
 
-/** `file:line:col severity message (field)`, the shape editors and CI annotators understand. */
-export function formatText(report: LintReport, cwd = process.cwd()): string {
-  const lines: string[] = [];
+/**
+ * `file:line:col severity message (field)`, the shape editors and CI annotators understand. A
+ * warning said the same way in several files (a recipe pack written for another deployment) is
+ * printed once, with `[n files]` and the other places indented below it, each as `file:line:col`.
+ */
+export function formatText(report: LintReport): string {
+  const lines: string[] = report.unreadable.map((u) => `${u.root}: error ${u.problem}`);
+  const places = repeatedWarnings(report);
   for (const file of report.files) {
-    const shown = path.relative(cwd, file.file) || file.file;
     for (const d of file.diagnostics) {
-      const field = d.field ? ` (${d.field})` : '';
-      lines.push(`${shown}:${d.line ?? 1}:${d.column ?? 1} ${d.severity.toLowerCase()} ${d.message}${field}`);
+      const at = `${file.file}:${d.line ?? 1}:${d.column ?? 1}`;
+      const line = `${at} ${d.severity.toLowerCase()} ${d.message}${d.field ? ` (${d.field})` : ''}`;
+      const repeated = d.severity === 'WARNING' ? places.get(keyOf(d)) : undefined;
+      if (!repeated) {
+        lines.push(line);
+      } else if (repeated[0] === at) {
+        lines.push(`${line} [${new Set(repeated.map(fileOf)).size} files]`, ...repeated.slice(1).map((place) => `  ${place}`));
+      }
     }
   }
   const skills = report.files.filter((f) => f.kind === 'skill').length;
@@ -46,4 +64,22 @@ export function formatText(report: LintReport, cwd = process.cwd()): string {
 
 export function formatJson(report: LintReport): string {
   return JSON.stringify(report, null, 2);
+}
+
+const keyOf = (d: Diagnostic) => `${d.message}\u0000${d.field ?? ''}`;
+const fileOf = (place: string) => place.replace(/:\d+:\d+$/, '');
+
+/** Warnings whose message and field occur in more than one file: their places (`file:line:col`) in order. */
+function repeatedWarnings(report: LintReport): Map<string, string[]> {
+  const places = new Map<string, string[]>();
+  for (const file of report.files) {
+    for (const d of file.diagnostics) {
+      if (d.severity !== 'WARNING') continue;
+      const list = places.get(keyOf(d)) ?? [];
+      list.push(`${file.file}:${d.line ?? 1}:${d.column ?? 1}`);
+      places.set(keyOf(d), list);
+    }
+  }
+  for (const [key, list] of places) if (new Set(list.map(fileOf)).size < 2) places.delete(key);
+  return places;
 }

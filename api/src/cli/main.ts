@@ -1,8 +1,11 @@
 /**
  * `vance` — the command line for skill and recipe authors.
- *   vance lint [--json] <dir>…   load every SKILL.md and recipe under the folders and print the
- *                                diagnostics as `file:line:col severity message`; exit 1 on errors.
+ *   vance lint [--json] <dir>…   load every SKILL.md and recipe under the folders (or the files
+ *                                named) and print the diagnostics as `file:line:col severity message`,
+ *                                paths as given; a path that cannot be read is one error line; exit 1
+ *                                on errors.
  */
+import { builtinToolCatalog } from '../domain/tools/builtin-tools';
 import { RecheckAnalyser } from '../regex-analysis';
 import { NunjucksTemplateEngine } from '../templates';
 import { createDocumentValidator } from '../validation/document-validators';
@@ -27,7 +30,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
   // An author's own run: a patient analysis (a second per pattern), no per-minute budget to share.
   const backtracking = new RecheckAnalyser({ timeoutMs: 1_000, budgetMsPerMinute: 60_000 });
-  const validator = createDocumentValidator(templates, backtracking);
+  // Tool entries are checked against the built-in catalog: a folder is linted without a server.
+  const validator = createDocumentValidator(templates, backtracking, builtinToolCatalog());
   const report = await lint(roots, validator);
   console.log(json ? formatJson(report) : formatText(report));
   return report.errors > 0 ? 1 : 0;

@@ -4,8 +4,12 @@ import { recipeDocumentKind } from '../domain/recipes/recipe-document-kind';
 import type { BacktrackingAnalyser } from '../domain/skills';
 import { skillDocumentKind } from '../domain/skills';
 import type { TemplateEngine } from '../domain/templates/template-engine';
+import type { ToolCatalog } from '../domain/tools/tool-descriptor';
 
-/** The document kinds Vance validates: one list for the server, its workers and the CLI. */
-export function createDocumentValidator(templates?: TemplateEngine, backtracking?: BacktrackingAnalyser): DocumentValidator {
-  return new DocumentValidator([skillDocumentKind(templates, backtracking), recipeDocumentKind(templates), enginePromptDocumentKind(templates)]);
+/**
+ * The document kinds Vance validates: one list for the server, its workers and the CLI. `tools`: the
+ * catalog that recipe and skill tool entries must select from (a warning otherwise, issue 15).
+ */
+export function createDocumentValidator(templates?: TemplateEngine, backtracking?: BacktrackingAnalyser, tools?: ToolCatalog): DocumentValidator {
+  return new DocumentValidator([skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates)]);
 }

@@ -43,6 +43,21 @@ describe('ValidationPool', () => {
     expect(await pool().validate(path, content)).toEqual(inline.validate(path, content));
   });
 
+  // Issue 15: tool entries are checked against the server's catalog on the worker too, read per validation.
+  it('checks tool entries against the catalog it is given, as the inline validator does, following catalog changes', async () => {
+    let tools = [{ name: 'doc_read', labels: ['read'] }];
+    const catalog = { list: () => tools };
+    const checking = pool({ tools: catalog });
+    const recipe = 'engine: ford\ndescription: x\nallowedToolsAdd: [doc_read, web_search, "@web"]\n';
+    const skill = '---\nname: s\ndescription: d\ntools: [web_search]\n---\nBody\n';
+    const onWorker = await checking.validate('_vance/recipes/r.yaml', recipe);
+    expect(onWorker.map((d) => [d.severity, d.line, d.field])).toEqual([['WARNING', 3, 'allowedToolsAdd[1]'], ['WARNING', 3, 'allowedToolsAdd[2]']]);
+    expect(onWorker).toEqual(createDocumentValidator(undefined, undefined, catalog).validate('_vance/recipes/r.yaml', recipe));
+    expect((await checking.validate('_vance/skills/s/SKILL.md', skill)).map((d) => d.field)).toContain('tools[0]');
+    tools = [...tools, { name: 'web_search', labels: ['web'] }];
+    expect(await checking.validate('_vance/recipes/r.yaml', recipe)).toEqual([]);
+  });
+
   it.runIf(process.platform === 'linux')('runs its workers at a lower CPU priority than the server thread (Linux: per thread)', async () => {
     const niceOf = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
     const ownNice = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));

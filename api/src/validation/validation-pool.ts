@@ -23,12 +23,18 @@ import type { RecipeInput, ParseRecipeResult } from '../domain/recipes/parse-rec
 import type { ParsedSkill, SkillSource } from '../domain/skills/parse-skill';
 import { reviveParsedSkill } from '../domain/skills/parsed-skill-transfer';
 import type { LargeDocumentParser } from '../domain/shared/large-document-parser';
+import type { ToolCatalog } from '../domain/tools/tool-descriptor';
 import type { ValidationTask, ValidationWorkerData } from './validation-task';
 
 export interface ValidationPoolOptions {
   /** Decides which paths have a kind (and so need a worker); the workers run the same list. */
   readonly validator: DocumentValidator;
   readonly workerData: ValidationWorkerData;
+  /**
+   * The tools recipe and skill tool entries must select (issue 15), read at each validation — the
+   * server's catalog, which may be built after the pool. Without it no tool entry is checked.
+   */
+  readonly tools?: ToolCatalog;
   /** Worker threads at most; default: the cores but one (at least 1, at most 4). */
   readonly threads?: number;
   /** A validation's deadline (ms). */
@@ -70,9 +76,11 @@ export class ValidationPool implements DocumentChecker {
   private readonly validator: DocumentValidator;
   private readonly timeoutMs: number;
   private readonly maxQueue: number;
+  private readonly tools: ToolCatalog | undefined;
 
   constructor(options: ValidationPoolOptions) {
     this.validator = options.validator;
+    this.tools = options.tools;
     this.timeoutMs = options.timeoutMs;
     this.maxQueue = options.maxQueue ?? 64;
     const threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -99,7 +107,9 @@ export class ValidationPool implements DocumentChecker {
     if (this.validator.kindOf(path) === null) return [];
     // Checked here: piscina's own maxQueue does not refuse while threads are still starting (measured).
     if (this.pool.queueSize >= this.maxQueue) throw this.queueFull();
-    return (await this.run({ kind: 'validate', path, content }, path, deadlineMs)) as Diagnostic[];
+    // Names and labels only: what the check reads, and a small structured clone.
+    const tools = this.tools?.list().map((t) => ({ name: t.name, labels: [...t.labels] }));
+    return (await this.run({ kind: 'validate', path, content, ...(tools ? { tools } : {}) }, path, deadlineMs)) as Diagnostic[];
   }
 
   /**

@@ -1,13 +1,16 @@
 /**
  * The worker side of the validation pool (validation-pool.ts): the same validator the CLI runs, with
  * its own template checker (compile only, in-process: nothing is rendered here) and its own ReDoS
- * analyser, both configured like the server's; and the loaders' parses of large documents.
+ * analyser, both configured like the server's, and the server's tool catalog sent with each task;
+ * and the loaders' parses of large documents.
  */
 import os from 'node:os';
 import { workerData } from 'node:worker_threads';
+import type { DocumentValidator } from '../domain/documents/document-validator';
 import type { Diagnostic } from '../domain/errors';
 import { parseRecipe, type ParseRecipeResult } from '../domain/recipes/parse-recipe';
 import { parseSkill, type ParsedSkill } from '../domain/skills/parse-skill';
+import { StaticToolCatalog, type ToolDescriptor } from '../domain/tools/tool-descriptor';
 import { RecheckAnalyser } from '../regex-analysis';
 import { NunjucksTemplateEngine } from '../templates';
 import { createDocumentValidator } from './document-validators';
@@ -30,12 +33,22 @@ if (process.platform === 'linux') {
   }
 }
 const templates = new NunjucksTemplateEngine({ sandbox: 'in-process', limits: settings.templateLimits });
-const validator = createDocumentValidator(templates, new RecheckAnalyser(settings.regexCheck));
+const analyser = new RecheckAnalyser(settings.regexCheck);
+const plainValidator = createDocumentValidator(templates, analyser);
+
+/** The validator for the server's tool catalog of the task; it rarely changes, so the last one is kept. */
+let lastCatalog: { key: string; validator: DocumentValidator } | null = null;
+function validatorFor(tools: readonly ToolDescriptor[] | undefined): DocumentValidator {
+  if (!tools) return plainValidator;
+  const key = JSON.stringify(tools.map((t) => [t.name, t.labels]));
+  if (lastCatalog?.key !== key) lastCatalog = { key, validator: createDocumentValidator(templates, analyser, new StaticToolCatalog(tools)) };
+  return lastCatalog.validator;
+}
 
 export default function run(task: ValidationTask): Diagnostic[] | ParsedSkill | ParseRecipeResult | { value: unknown } | undefined {
   switch (task.kind) {
     case 'validate':
-      return validator.validate(task.path, task.content);
+      return validatorFor(task.tools).validate(task.path, task.content);
     // The loaders' own parses, with the same template checks as theirs (no ReDoS advice at load).
     case 'skill':
       return parseSkill(task.source, templates);

@@ -34,3 +34,51 @@ describe('recipe engine and params at save', () => {
     expect(result.diagnostics.every((x) => x.severity === 'WARNING')).toBe(true);
   });
 });
+
+// Issue 15: every typed param the run reads has its save-time check, by the reader the run uses.
+describe('the other typed params at save', () => {
+  it('warns about model, modelSize, validation and manualPaths values the run would not use, each at its line', () => {
+    const result = diagnose([
+      'description: d', 'engine: ford', 'params:', '  model: 42', '  modelSize: huge', '  validation: maybe',
+      '  manualPaths: [docs/, ../secrets/, 7]',
+    ].join('\n'));
+    expect(result.recipe).not.toBeNull();
+    expect(result.diagnostics.map((x) => [x.severity, x.line, x.column, x.field])).toEqual([
+      ['WARNING', 4, 10, 'params.model'],
+      ['WARNING', 5, 14, 'params.modelSize'],
+      ['WARNING', 6, 15, 'params.validation'],
+      ['WARNING', 7, 24, 'params.manualPaths[1]'],
+      ['WARNING', 7, 37, 'params.manualPaths[2]'],
+    ]);
+    expect(result.diagnostics[1]!.message).toMatch(/SMALL, LARGE or AUTO/);
+    expect(result.diagnostics[2]!.message).toMatch(/true\/false/);
+  });
+
+  it('accepts what the run reads: a model spec, any-case modelSize, boolean spellings, one manual path as text', () => {
+    expect(diagnose('description: d\nengine: ford\nparams:\n  model: default:fast\n  modelSize: small\n  validation: yes\n  manualPaths: docs/\n').diagnostics).toEqual([]);
+  });
+
+  it('checks the params of every profile block the same way, at their lines', () => {
+    const result = diagnose('description: d\nengine: ford\nprofiles:\n  mobile:\n    params:\n      maxIterations: 0\n      temperature: 9\n');
+    expect(result.diagnostics.map((x) => [x.line, x.field])).toEqual([[6, 'profiles.mobile.params.maxIterations'], [7, 'profiles.mobile.params.temperature']]);
+  });
+});
+
+// Issue 15: `modes`, `triggers`, `roles` and a profile's `session` were accepted without a word and have no effect here.
+describe('keys this deployment does not apply', () => {
+  it('warns at each key that it is not supported here and is ignored, and still loads the recipe', () => {
+    const result = diagnose([
+      'description: d', 'engine: ford', 'modes:', '  PLANNING:', '    allowedToolsAdd: [doc_read]', 'triggers:', '  keywords: [plan]',
+      'roles: [prober]', 'profiles:', '  web:', '    session: { ttl: 5 }', 'allowedToolsDefer: [doc_read]',
+    ].join('\n'));
+    expect(result.recipe).not.toBeNull();
+    expect(result.diagnostics.map((x) => [x.severity, x.line, x.column, x.field])).toEqual([
+      ['WARNING', 3, 1, 'modes'],
+      ['WARNING', 6, 1, 'triggers'],
+      ['WARNING', 8, 1, 'roles'],
+      ['WARNING', 11, 5, 'profiles.web.session'],
+    ]);
+    for (const d of result.diagnostics) expect(d.message).toMatch(/is not supported by this deployment and is ignored/);
+    expect(result.diagnostics[0]!.message).toMatch(/^`modes`/);
+  });
+});

@@ -31,6 +31,15 @@ export interface ModelResolutionOptions {
   readonly providers?: readonly string[];
 }
 
+/**
+ * `params.model` as the run reads it: a non-blank text is a spec; null when absent; undefined when
+ * present but unusable (a number, a list, blank text), which the run ignores for the default model.
+ */
+export function modelSpecOf(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
 export async function resolveModel(spec: string, settings: SettingsReader, options: ModelResolutionOptions = {}): Promise<ResolvedModel> {
   const providers = new Set((options.providers ?? REGISTERED_PROVIDERS).map((p) => p.toLowerCase()));
   return resolveSpec(spec, settings, providers, []);

@@ -5,7 +5,7 @@
  */
 import type { RecipeModeBlock, RecipeProfile } from './recipe';
 import type { RecipeDiagnostics, YamlPath } from './recipe-diagnostics';
-import { MODE_FIELDS, PROFILE_FIELDS, warnSwallowedFields, warnUnknownField } from './recipe-fields';
+import { MODE_FIELDS, PROFILE_FIELDS, UNSUPPORTED_PROFILE_FIELDS, warnSwallowedFields, warnUnknownField, warnUnsupportedFields } from './recipe-fields';
 import { isPlainMap, readMap, readText, readToolList } from './read-fields';
 
 export function parseProfiles(d: RecipeDiagnostics, value: unknown): Map<string, RecipeProfile> {
@@ -31,6 +31,7 @@ function parseProfile(d: RecipeDiagnostics, name: string, body: Record<string, u
   for (const key of Object.keys(body)) {
     if (!(PROFILE_FIELDS as readonly string[]).includes(key)) warnUnknownField(d, [...path, key], PROFILE_FIELDS, `profile '${name}'`);
   }
+  warnUnsupportedFields(d, body, path, UNSUPPORTED_PROFILE_FIELDS);
   const params = readMap(d, body.params, [...path, 'params']) ?? {};
   warnSwallowedFields(d, params, [...path, 'params']);
   return {

@@ -43,9 +43,19 @@ profiles:
   });
 
   it('reports a syntax error at its line and column', () => {
-    const { recipe, diagnostics } = parse('description: d\nengine: ford\nparams:\n  a: [1, 2\n');
+    const { recipe, diagnostics } = parse('description: d\nengine: ford\nparams:\n  a: [1, 2\n  b: 3\n');
     expect(recipe).toBeNull();
-    expect(diagnostics[0]).toMatchObject({ severity: 'ERROR', path: PATH, line: expect.any(Number), column: expect.any(Number), message: expect.stringContaining('YAML syntax') });
+    // Issue 15: at the `[` left open (line 4), not at the next line, where the parser noticed it.
+    expect(diagnostics).toMatchObject([{ severity: 'ERROR', path: PATH, line: 4, column: 6, message: expect.stringContaining('YAML syntax') }]);
+  });
+
+  it.each([
+    ['an unclosed flow map', 'description: d\nengine: ford\nparams: {maxIterations: 3\ntags: [a]\n', 3, 9],
+    ['an unclosed quote', 'description: "d\nengine: ford\ntags: [a]\n', 1, 14],
+    ['an unclosed inner list', 'description: d\nengine: ford\ntags: [a, [b, c]\nlisted: true\n', 3, 7],
+    ['a bad indentation (already on its line)', 'description: d\nengine: ford\nparams:\n  a: 1\n b: 2\n', 5, 1],
+  ])('reports %s where it is written (issue 15)', (_, content, line, column) => {
+    expect(parse(content).diagnostics[0]).toMatchObject({ severity: 'ERROR', line, column });
   });
 
   it('reports a duplicate key', () => {

@@ -219,7 +219,8 @@ describe('parseRecipe — misplaced fields', () => {
     });
   });
 
-  it('loads the fields of the original platform (modes, triggers, roles, allowedToolsDefer, profile session) without warnings', () => {
+  // Issue 15: these loaded without a word and had no effect; allowedToolsDefer works, the others say they are ignored.
+  it('loads the fields of the original platform (modes, triggers, roles, allowedToolsDefer, profile session), warning at those that have no effect here', () => {
     const { recipe, diagnostics } = parse(`description: d
 engine: arthur
 allowedToolsDefer: ["@write"]
@@ -234,7 +235,9 @@ profiles:
   web:
     session: { onIdle: SUSPEND }
 `);
-    expect(diagnostics).toEqual([]);
+    expect(diagnostics.map((d) => [d.severity, d.field])).toEqual([
+      ['WARNING', 'roles'], ['WARNING', 'triggers'], ['WARNING', 'modes'], ['WARNING', 'profiles.web.session'],
+    ]);
     expect(recipe).toMatchObject({ allowedToolsDefer: ['@write'], roles: ['tool-prober'], triggerKeywords: ['run script'] });
     expect(recipe?.modes.get('NORMAL')).toMatchObject({ allowedToolsRemove: ['doc_purge'], allowedToolsDefer: ['@executive'] });
     expect(recipe?.profiles.get('web')?.session).toEqual({ onIdle: 'SUSPEND' });

@@ -10,7 +10,9 @@
  */
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
+import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { checkEngine, checkEngineParams } from './check-engine-params';
+import { checkRecipeTools } from './check-recipe-tools';
 import { YamlSource } from '../shared/yaml-source';
 import { parseGuards } from './parse-guards';
 import { parseModes, parseProfiles } from './parse-profiles';
@@ -19,7 +21,8 @@ import {
 } from './recipe';
 import { RecipeDiagnostics } from './recipe-diagnostics';
 import {
-  isAnchorHolder, RECIPE_EXTENSION_FIELDS, RECIPE_FIELDS, warnSwallowedFields, warnUnknownField,
+  isAnchorHolder, RECIPE_EXTENSION_FIELDS, RECIPE_FIELDS, UNSUPPORTED_RECIPE_FIELDS, warnSwallowedFields, warnUnknownField,
+  warnUnsupportedFields,
 } from './recipe-fields';
 import {
   isPlainMap, readBoolean, readEnum, readMap, readName, readStringList, readText, readToolList, type PlainMap,
@@ -47,7 +50,11 @@ export interface ParseRecipeResult {
 const KNOWN_FIELDS: readonly string[] = [...RECIPE_FIELDS, ...RECIPE_EXTENSION_FIELDS];
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-export function parseRecipe(input: RecipeInput, templates?: TemplateEngine): ParseRecipeResult {
+/**
+ * `tools`: the catalog entries of the tool lists are checked against (save-time validation only;
+ * loading for a turn passes none).
+ */
+export function parseRecipe(input: RecipeInput, templates?: TemplateEngine, tools?: readonly ToolDescriptor[]): ParseRecipeResult {
   const source = new YamlSource(input.content);
   const d = new RecipeDiagnostics(input.path, source);
   const failed = (): ParseRecipeResult => ({ recipe: null, diagnostics: d.list, tenants: [], enabled: true });
@@ -65,10 +72,13 @@ export function parseRecipe(input: RecipeInput, templates?: TemplateEngine): Par
   for (const key of Object.keys(doc)) {
     if (!KNOWN_FIELDS.includes(key) && !isAnchorHolder(key)) warnUnknownField(d, [key], RECIPE_FIELDS, 'recipe');
   }
+  warnUnsupportedFields(d, doc, [], UNSUPPORTED_RECIPE_FIELDS);
   const recipe = readRecipe(d, input, doc, tenants);
   checkEngine(d, doc.engine, recipe.engine);
   checkEngineParams(d, recipe.params);
+  for (const profile of recipe.profiles.values()) checkEngineParams(d, profile.params, ['profiles', profile.name, 'params']);
   checkSkills(d, recipe.defaultActiveSkills, recipe.allowedSkills);
+  if (tools) checkRecipeTools(d, doc, tools);
   if (templates) checkTemplates(d, source, templates, recipe);
   return { recipe: d.hasErrors() ? null : recipe, diagnostics: d.list, tenants, enabled };
 }

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
+import type { ToolCatalog } from '../tools/tool-descriptor';
 import { parseRecipe } from './parse-recipe';
 
 /** `_vance/recipes/<name>.yaml` directly in the folder; group 1 is the name. */
@@ -16,10 +17,11 @@ export interface RecipeDocumentKind {
   validate(path: string, match: RegExpExecArray, content: string): Diagnostic[];
 }
 
-export function recipeDocumentKind(templates?: TemplateEngine): RecipeDocumentKind {
+/** `tools`: the catalog tool entries are checked against, read at each validation (issue 15). */
+export function recipeDocumentKind(templates?: TemplateEngine, tools?: ToolCatalog): RecipeDocumentKind {
   return {
     kind: 'recipe',
     pattern: RECIPE_PATH_PATTERN,
-    validate: (path, match, content) => [...parseRecipe({ name: match[1] ?? path, path, content }, templates).diagnostics],
+    validate: (path, match, content) => [...parseRecipe({ name: match[1] ?? path, path, content }, templates, tools?.list()).diagnostics],
   };
 }

@@ -17,9 +17,35 @@ export const RECIPE_FIELDS = [
 /**
  * Fields the original platform's recipes carry beyond the seed's tables (seen in real recipes):
  * `allowedToolsDefer` (seed 004 §6.1 names it), plan-mode blocks, routing keywords, engine roles,
- * and `enabled` (DESIGN §1: `enabled: false` hides outer copies). Known, so no "unknown" warning.
+ * and `enabled` (DESIGN §1: `enabled: false` hides outer copies). Known, so no "unknown" warning;
+ * those this deployment does not apply are in UNSUPPORTED_RECIPE_FIELDS.
  */
 export const RECIPE_EXTENSION_FIELDS = ['allowedToolsDefer', 'modes', 'triggers', 'roles', 'enabled'] as const;
+
+/**
+ * Known keys that are read (and kept on the Recipe) but have no effect in this deployment (issue 15:
+ * accepted without a word, they looked like they worked). Each is one warning at its key; when a key
+ * starts to work, delete its entry here and nothing else. The text says what the key is for.
+ */
+export const UNSUPPORTED_RECIPE_FIELDS: Readonly<Record<string, string>> = {
+  modes: 'plan-mode tool blocks',
+  triggers: 'routing keywords for choosing a recipe',
+  roles: 'engine roles',
+};
+
+/** The same for keys of a profile block (seed 004 §6a lists only the others). */
+export const UNSUPPORTED_PROFILE_FIELDS: Readonly<Record<string, string>> = {
+  session: 'session settings per connection profile',
+};
+
+/** One warning per present key of `block` that `unsupported` lists; `path` is the block's own path. */
+export function warnUnsupportedFields(d: RecipeDiagnostics, block: Readonly<Record<string, unknown>>, path: YamlPath, unsupported: Readonly<Record<string, string>>): void {
+  for (const key of Object.keys(block)) {
+    const what = unsupported[key];
+    if (what === undefined || !Object.hasOwn(unsupported, key)) continue;
+    d.keyWarning([...path, key], `\`${key}\` (${what}) is not supported by this deployment and is ignored`);
+  }
+}
 
 export const PROFILE_FIELDS = ['allowedToolsAdd', 'allowedToolsRemove', 'promptPrefixAppend', 'params', 'session'] as const;
 export const GUARD_FIELDS = ['script', 'scriptBody', 'params', 'trigger', 'maxRounds', 'allowTools'] as const;

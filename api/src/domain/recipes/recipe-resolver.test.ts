@@ -68,11 +68,20 @@ describe('RecipeResolver.resolve', () => {
       model: { provider: 'gemini', model: 'gemini-2.5-flash', tier: 'small' },
       sampling: { temperature: 0.3, topP: null },
     });
-    // The recipe's own warning at save (issue 15, with its line), and what the resolution dropped.
-    expect(result.warnings).toMatchObject([
-      { severity: 'WARNING', line: 7, message: expect.stringContaining('topP 7 is outside 0..1'), path: '_vance/recipes/analyze.yaml' },
-      { severity: 'WARNING', field: 'params.topP', path: '_vance/recipes/analyze.yaml' },
+    // The recipe's own warning at save (issue 15, with its line), once: the resolution dropping the
+    // same value again is not a second warning (it was shown twice).
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ severity: 'WARNING', line: 7, field: 'params.topP', message: expect.stringContaining('topP 7 is outside 0..1'), path: '_vance/recipes/analyze.yaml' }),
     ]);
+  });
+
+  it('reports a bad value the caller or a profile block brings once, and the recipe\'s own bad modelSize and model once (issue 15)', async () => {
+    const { resolve, write } = resolverWith();
+    await write('PROJECT', '_vance/recipes/odd.yaml', recipeYaml('params:\n  modelSize: huge\n  model: 7\nprofiles:\n  mobile:\n    params: { temperature: 5 }\n'));
+    const own = await resolve({ recipe: 'odd', profile: 'mobile' });
+    expect(own.warnings.map((w) => w.field)).toEqual(['params.model', 'params.modelSize', 'profiles.mobile.params.temperature']);
+    const caller = await resolve({ recipe: 'odd', params: { topK: 'many' } });
+    expect(caller.warnings.map((w) => w.field)).toEqual(['params.model', 'params.modelSize', 'profiles.mobile.params.temperature', 'params.topK']);
   });
 
   it('drops the caller params of a locked recipe and reports them', async () => {

@@ -11,7 +11,7 @@ import type { TemplateEngine } from '../templates/template-engine';
 import type { ToolCatalog } from '../tools/tool-descriptor';
 import { UnknownModelError } from './errors';
 import { readModelSize, StaticModelCatalog, tierFor, type ModelCatalog } from './model-catalog';
-import { resolveModel } from './model-alias';
+import { modelSpecOf, resolveModel } from './model-alias';
 import { mergeParams } from './params-merge';
 import { selectProfileBlock } from './profile-block';
 import { composeSystemPrompt, type PromptRenderContext, type ProfileAppendPlacement, type RecipePromptTemplates } from './prompt-composition';
@@ -53,9 +53,12 @@ export class RecipeResolver {
     if (merged.droppedCallerKeys.length > 0) {
       warnings.push(warning('params', `recipe '${recipe?.name}' is locked: caller params ${merged.droppedCallerKeys.join(', ')} were ignored`, recipe));
     }
-    const model = await this.resolveModelInfo(request, merged.params, warnings, recipe);
+    // A value the recipe or its profile block wrote was warned about at save, with its line, and
+    // those load diagnostics are already in `warnings`: said again here it showed twice (issue 15).
+    const fromCaller = (key: string) => merged.overriddenKeys.includes(key);
+    const model = await this.resolveModelInfo(request, merged.params, warnings, recipe, fromCaller);
     const { sampling, dropped } = resolveSampling({ params: merged.params });
-    for (const d of dropped) warnings.push(warning(`params.${d.key}`, `params.${d.key} = ${JSON.stringify(d.value)} was dropped: ${d.reason}`, recipe));
+    for (const d of dropped.filter((x) => fromCaller(x.key))) warnings.push(warning(`params.${d.key}`, `params.${d.key} = ${JSON.stringify(d.value)} was dropped: ${d.reason}`, recipe));
     const tools = this.toolPool(request, request.engineAllowedTools ?? defaults?.allowedTools ?? [], recipe, selection.block, warnings);
 
     const renderContext = this.renderContext(request, selection.profile, recipe, engine, merged.params, model);
@@ -141,11 +144,12 @@ export class RecipeResolver {
    */
   private async resolveModelInfo(
     request: ResolveRecipeRequest, params: Readonly<Record<string, unknown>>, warnings: Diagnostic[], recipe: Recipe | null,
+    fromCaller: (key: string) => boolean,
   ): Promise<ResolvedModelInfo | null> {
     const size = readModelSize(params.modelSize);
-    if (size === undefined) warnings.push(warning('params.modelSize', `params.modelSize ${JSON.stringify(params.modelSize)} is not SMALL, LARGE or AUTO; AUTO is used`, recipe));
-    const spec = typeof params.model === 'string' && params.model.trim() !== '' ? params.model : null;
-    if (params.model !== undefined && params.model !== null && spec === null) {
+    if (size === undefined && fromCaller('modelSize')) warnings.push(warning('params.modelSize', `params.modelSize ${JSON.stringify(params.modelSize)} is not SMALL, LARGE or AUTO; AUTO is used`, recipe));
+    const spec = modelSpecOf(params.model) ?? null;
+    if (modelSpecOf(params.model) === undefined && fromCaller('model')) {
       warnings.push(warning('params.model', `params.model must be a model spec such as default:fast or anthropic:claude-sonnet-4-5; ${JSON.stringify(params.model)} is ignored`, recipe));
     }
     let resolved;

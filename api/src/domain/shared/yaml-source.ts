@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, Parser, type Document, type Node, type YAMLError } from 'yaml';
 import { checkYamlStructure } from './yaml-structure';
 
 /**
@@ -23,7 +23,8 @@ export class YamlSource {
   constructor(readonly text: string, private readonly lineOffset = 0) {
     // uniqueKeys: false — the library's check is quadratic; yaml-structure.ts does it in one pass.
     this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: false, prettyErrors: false, merge: true });
-    const syntax = this.document.errors.map((e) => ({ message: syntaxMessage(e.message), ...this.positionOf(e.pos[0]) }));
+    const openers = unclosedOpeners(this.document, text);
+    const syntax = this.document.errors.map((e) => ({ message: syntaxMessage(e.message), ...this.positionOf(openerOf(e, openers) ?? e.pos[0]) }));
     this.errors = syntax.length > 0
       ? syntax
       : checkYamlStructure(this.document, true).map((p) => ({ message: p.message, ...this.positionOf(p.offset) }));
@@ -73,4 +74,64 @@ export class YamlSource {
 function syntaxMessage(message: string): string {
   if (/Maximum call stack size exceeded/.test(message)) return 'The YAML nests too deeply to be read';
   return message.split('\n')[0] ?? message;
+}
+
+/** A `[`, `{` or quote that the text never closes: where the parser started the node, and what it wanted. */
+interface Opener {
+  readonly offset: number;
+  readonly closer: ']' | '}' | '"' | "'";
+  used: boolean;
+}
+
+/**
+ * The library reports an unclosed `[`, `{` or quote where it gives up — the first token after it,
+ * usually the next line or the end of the text — which points authors one line (or more) past their
+ * mistake (issue 15). The concrete syntax tree still knows where each one opened and whether its
+ * closer came; read only when there are errors (a second, lexical pass).
+ */
+function unclosedOpeners(document: Document.Parsed, text: string): Opener[] {
+  const openers: Opener[] = [];
+  if (!document.errors.some((e) => closerWanted(e) !== null)) return openers;
+  // An explicit stack: the tree may nest as deep as the text does (a recursion overflowed at 100,000 `[`).
+  const stack: unknown[] = [...new Parser().parse(text)];
+  while (stack.length > 0) {
+    const token = stack.pop();
+    if (token === null || typeof token !== 'object') continue;
+    if (Array.isArray(token)) {
+      stack.push(...token);
+      continue;
+    }
+    const t = token as { type?: string; offset?: number; start?: { type?: string }; end?: { type?: string }[]; source?: string };
+    if (t.type === 'flow-collection' && t.offset !== undefined) {
+      const seq = t.start?.type === 'flow-seq-start';
+      const closed = (t.end ?? []).some((e) => e.type === (seq ? 'flow-seq-end' : 'flow-map-end'));
+      if (!closed) openers.push({ offset: t.offset, closer: seq ? ']' : '}', used: false });
+    } else if ((t.type === 'double-quoted-scalar' || t.type === 'single-quoted-scalar') && t.offset !== undefined) {
+      const quote = t.type === 'double-quoted-scalar' ? '"' : "'";
+      const written = (t.source ?? '').trimEnd();
+      if (written.length < 2 || !written.endsWith(quote)) openers.push({ offset: t.offset, closer: quote, used: false });
+    }
+    for (const value of Object.values(t)) if (value !== null && typeof value === 'object') stack.push(value);
+  }
+  return openers.sort((a, b) => a.offset - b.offset);
+}
+
+/** What an error says was never closed, or null for other errors. */
+function closerWanted(error: YAMLError): Opener['closer'] | null {
+  if (error.code === 'MISSING_CHAR' && /closing "quote/.test(error.message)) return '"';
+  if (error.code === 'MISSING_CHAR' && /closing 'quote/.test(error.message)) return "'";
+  if (/^Flow sequence\b.*end with a \]/.test(error.message)) return ']';
+  if (/^Flow map\b.*end with a \}/.test(error.message)) return '}';
+  return null;
+}
+
+/** The opener an "unclosed" error is about: the innermost one of its kind not yet claimed by another error. */
+function openerOf(error: YAMLError, openers: Opener[]): number | undefined {
+  const closer = closerWanted(error);
+  if (closer === null) return undefined;
+  const candidates = openers.filter((o) => o.closer === closer && !o.used && o.offset < error.pos[0]);
+  const opener = candidates[candidates.length - 1];
+  if (!opener) return undefined;
+  opener.used = true;
+  return opener.offset;
 }

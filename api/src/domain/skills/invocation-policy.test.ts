@@ -51,8 +51,8 @@ describe('invocation policy (seed 002)', () => {
     const { skill, diagnostics } = parse(['disableModelInvocation: true', 'userInvocable: false', 'modelInvocable: false', 'user_invocable: false']);
     expect(skill?.invocation).toEqual({ modelInvocable: true, userInvocable: true });
     expect(diagnostics).toEqual([
-      { severity: 'WARNING', message: '`disableModelInvocation` is not read and has no effect: use the kebab-case key `disable-model-invocation` (seed 002).', path: PATH, line: 6, column: 1, field: 'disableModelInvocation' },
-      { severity: 'WARNING', message: '`userInvocable` is not read and has no effect: use the kebab-case key `user-invocable` (seed 002).', path: PATH, line: 7, column: 1, field: 'userInvocable' },
+      { severity: 'WARNING', message: '`disableModelInvocation` is not read and has no effect: use the kebab-case key `disable-model-invocation`.', path: PATH, line: 6, column: 1, field: 'disableModelInvocation' },
+      { severity: 'WARNING', message: '`userInvocable` is not read and has no effect: use the kebab-case key `user-invocable`.', path: PATH, line: 7, column: 1, field: 'userInvocable' },
       { severity: 'WARNING', message: expect.stringMatching(/^`modelInvocable` is not read and has no effect: write `disable-model-invocation: true`/), path: PATH, line: 8, column: 1, field: 'modelInvocable' },
       { severity: 'WARNING', message: expect.stringMatching(/^`user_invocable` is not read/), path: PATH, line: 9, column: 1, field: 'user_invocable' },
     ]);

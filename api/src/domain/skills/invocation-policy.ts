@@ -49,7 +49,7 @@ export function readInvocationPolicy(reader: FrontmatterReader, frontmatter: Rea
     const advice = WRONG_SPELLINGS.get(squash(key));
     if (advice) {
       handledKeys.push(key);
-      reader.keyWarning([key], `\`${key}\` is not read and has no effect: ${advice} (seed 002).`);
+      reader.keyWarning([key], `\`${key}\` is not read and has no effect: ${advice}.`);
     }
   }
   // When either key is present the other takes its default (seed 002): both fields are always set.

@@ -32,7 +32,7 @@ export function readRun(reader: FrontmatterReader, value: unknown): RunRead | un
     return { run: { target: 'inline' }, spawnRequested: false };
   }
   if (recipe === null) {
-    reader.error(['run', 'recipe'], '`run.target: spawn` needs `run.recipe`, the recipe of the worker process (seed 000 §2c).');
+    reader.error(['run', 'recipe'], '`run.target: spawn` needs `run.recipe`, the recipe of the worker process.');
     return { run: { target: 'inline' }, spawnRequested: true };
   }
   return { run: { target: 'spawn', recipe, inherit: inherit ?? 'none' }, spawnRequested: true };

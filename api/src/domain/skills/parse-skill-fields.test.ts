@@ -83,9 +83,14 @@ describe('parseSkill: triggers', () => {
     expect(errors(diagnostics).map((d) => d.field)).toEqual(['triggers[0].keywords', 'triggers[1].pattern']);
   });
 
-  it('refuses triggers that are not a list (a single string is one lorebook-style keyword)', () => {
+  // Issue 15: `triggers: review` became a keyword; seed 000 §2 makes triggers a list, so a single value is refused like a map.
+  it('refuses triggers that are not a list, a single word included, at its line', () => {
     expect(errors(parse(['triggers: {type: KEYWORDS}']).diagnostics)).toMatchObject([{ field: 'triggers', line: 5, message: expect.stringMatching(/must be a list/) }]);
-    expect(parse(['triggers: review']).skill?.triggers).toEqual([{ type: 'KEYWORDS', keywords: ['review'], minMatch: null }]);
+    const scalar = parse(['triggers: review']);
+    expect(scalar.skill).toBeNull();
+    expect(errors(scalar.diagnostics)).toMatchObject([{ field: 'triggers', line: 5, column: 11, message: expect.stringMatching(/must be a list.*\[review\]/) }]);
+    expect(errors(parse(['secondaryTriggers: deep', 'triggers: [review]']).diagnostics)).toMatchObject([{ field: 'secondaryTriggers', line: 5 }]);
+    expect(parse(['triggers: [review]']).skill?.triggers).toEqual([{ type: 'KEYWORDS', keywords: ['review'], minMatch: null }]);
   });
 });
 
@@ -129,6 +134,23 @@ describe('parseSkill: lists, paths and flags', () => {
   it('reads lifecycle sticky|shot and refuses anything else', () => {
     expect(parse(['lifecycle: shot']).skill?.lifecycle).toBe('shot');
     expect(errors(parse(['lifecycle: once']).diagnostics)).toMatchObject([{ field: 'lifecycle', message: expect.stringMatching(/one of sticky, shot/) }]);
+  });
+
+  // Issue 15: `activate: ["//"]` passed validation and failed only when the skill was activated.
+  it('parses activate/deactivate entries at save with the command parser that runs them, each problem at its line', () => {
+    const fields = ['activate:', '  - "//"', '  - guard clear', '  - guard frobnicate', '  - status.set busy', 'deactivate:', '  - guard script ../x.js'];
+    const content = ['---', ...HEAD, ...fields, '---', 'Body'].join('\n');
+    const { skill, diagnostics } = parseSkill({ name: 'review', path: PATH, content }, undefined, {});
+    expect(skill).toBeNull();
+    // Loading for a turn reads them as stored: a force-saved skill is refused when activated, as before.
+    expect(parse(fields).skill?.activate).toEqual(['//', 'guard clear', 'guard frobnicate', 'status.set busy']);
+    expect(errors(diagnostics).map((d) => [d.line, d.column, d.field])).toEqual([
+      [6, 5, 'activate[0]'], [8, 5, 'activate[2]'], [9, 5, 'activate[3]'], [11, 5, 'deactivate[0]'],
+    ]);
+    expect(errors(diagnostics)[0]!.message).toMatch(/needs a verb right after '\/\/'/);
+    expect(errors(diagnostics)[1]!.message).toMatch(/Unknown subcommand 'frobnicate' of 'guard'/);
+    expect(errors(diagnostics)[2]!.message).toMatch(/Unknown command 'status.set'; known: guard/);
+    expect(errors(diagnostics)[3]!.message).toMatch(/guard script/);
   });
 
   it('reads activate/deactivate as command lists, a multi-line block being one command', () => {
@@ -324,5 +346,23 @@ describe('parseSkill: scripts', () => {
       'scripts[2].params[0].type',
       'scripts[4].name',
     ]);
+  });
+});
+
+// Issue 15: `tools: [shell_exec, web_search]` saved without a word, and neither reached the model.
+describe('parseSkill: tools that select no tool of the catalog', () => {
+  const TOOLS = [{ name: 'doc_read', labels: ['read'] }, { name: 'manual_read', labels: ['read', 'docs'] }];
+  const withTools = (fields: string[]) => parseSkill({ name: 'review', path: PATH, content: ['---', ...HEAD, ...fields, '---', 'Body'].join('\n') }, undefined, { tools: TOOLS });
+
+  it('warns at each entry that selects nothing, saying a name may still be a client tool, and still loads the skill', () => {
+    const { skill, diagnostics } = withTools(['tools: [doc_read, shell_exec, "@web", "@docs"]']);
+    expect(skill?.tools).toEqual(['doc_read', 'shell_exec', '@web', '@docs']);
+    expect(diagnostics.map((d) => [d.severity, d.line, d.column, d.field])).toEqual([['WARNING', 5, 19, 'tools[1]'], ['WARNING', 5, 31, 'tools[2]']]);
+    expect(diagnostics[0]!.message).toMatch(/^No server tool is named 'shell_exec'; it takes effect only if the connected client offers/);
+  });
+
+  it('checks a single tool written as text, and nothing without a catalog', () => {
+    expect(withTools(['tools: web_fetch']).diagnostics).toMatchObject([{ line: 5, field: 'tools' }]);
+    expect(parse(['tools: web_fetch']).diagnostics).toEqual([]);
   });
 });

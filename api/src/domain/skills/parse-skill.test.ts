@@ -121,9 +121,15 @@ describe('parseSkill: file structure', () => {
     const { skill, diagnostics } = parse(file([...VANCE_HEAD, 'tags: [a, b', 'tools: []']));
     expect(skill).toBeNull();
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ severity: 'ERROR', path: PATH, line: 6, field: 'frontmatter' });
+    // Issue 15: at the `[` left open on line 5, not where the parser noticed it (line 6, one line late).
+    expect(diagnostics[0]).toMatchObject({ severity: 'ERROR', path: PATH, line: 5, column: 7, field: 'frontmatter' });
     expect(diagnostics[0]!.message).toMatch(/^YAML syntax error in the frontmatter: /);
     expect(diagnostics[0]!.message).not.toMatch(/at line/);
+  });
+
+  it('reports an unclosed quote at its opening quote, not at the end of the frontmatter (issue 15)', () => {
+    const { diagnostics } = parse(file([...VANCE_HEAD, 'tags: "review', 'tools: []', 'enabled: true']));
+    expect(diagnostics).toMatchObject([{ severity: 'ERROR', line: 5, column: 7, message: expect.stringMatching(/quote/) }]);
   });
 
   it('reports a duplicate key at its line', () => {
@@ -193,7 +199,7 @@ describe('parseSkill: identity fields', () => {
     expect(diagnostics).toEqual([
       {
         severity: 'WARNING',
-        message: "`name: template-skill` does not match the folder 'template'; the folder name is the skill's name (seed 000 §2). Rename the folder or write `name: template`.",
+        message: "`name: template-skill` does not match the folder 'template'; the folder name is the skill's name. Rename the folder or write `name: template`.",
         path: PATH,
         line: 2,
         column: 7,

@@ -3,11 +3,14 @@ import type { Diagnostic } from '../errors';
 import { YamlSource } from '../shared/yaml-source';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { BacktrackingAnalyser } from './backtracking-analyser';
+import type { ToolDescriptor } from '../tools/tool-descriptor';
+import { unresolvedToolProblem } from '../tools/unresolved-tool';
 import { FrontmatterReader } from './frontmatter-reader';
 import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';
 import { checkActivation, readActivation } from './parse-activation';
 import { readArguments } from './parse-arguments';
+import { readCommands } from './parse-commands';
 import { readReferenceDocs } from './parse-reference-docs';
 import { readRun } from './parse-run';
 import { readScripts } from './parse-scripts';
@@ -44,13 +47,23 @@ export interface ParsedSkill {
 }
 
 /**
- * `templates` checks the body and `action:` (skipped without it); `analyser` gives save-time advice on
- * trigger patterns that would backtrack on other engines (backtracking-analyser.ts; validation only).
+ * What only validation checks (putDocument, validateDocument, `vance lint`); loading a skill for a
+ * turn passes none, so a stored skill behaves as it did when it was saved (a force-saved one with a
+ * failing `activate:` step is refused at activation, as before). Given at all, the `activate:` /
+ * `deactivate:` entries are dry-run (parse-commands.ts, issue 15).
  */
-export function parseSkill(input: SkillSource, templates?: TemplateEngine, analyser?: BacktrackingAnalyser): ParsedSkill {
+export interface SkillSaveChecks {
+  /** Advice on trigger patterns that would backtrack on other engines (backtracking-analyser.ts). */
+  readonly analyser?: BacktrackingAnalyser;
+  /** The catalog `tools:` entries must select from; a warning per entry that selects nothing (issue 15). */
+  readonly tools?: readonly ToolDescriptor[];
+}
+
+/** `templates` checks the body and `action:` (skipped without it); `save`: see SkillSaveChecks. */
+export function parseSkill(input: SkillSource, templates?: TemplateEngine, save?: SkillSaveChecks): ParsedSkill {
   let result: ParsedSkill;
   try {
-    result = parse(input, templates, analyser);
+    result = parse(input, templates, save);
   } catch (error) {
     // A bug here must not take a listing down; it surfaces as a diagnostic on this one file.
     const message = `Internal error while reading this skill: ${(error as Error).message}`;
@@ -59,7 +72,7 @@ export function parseSkill(input: SkillSource, templates?: TemplateEngine, analy
   return { skill: result.skill, diagnostics: sortByPosition(result.diagnostics) };
 }
 
-function parse(input: SkillSource, templates: TemplateEngine | undefined, analyser: BacktrackingAnalyser | undefined): ParsedSkill {
+function parse(input: SkillSource, templates: TemplateEngine | undefined, save: SkillSaveChecks | undefined): ParsedSkill {
   const { path } = input;
   const diagnostics: Diagnostic[] = [];
   const nameProblem = skillNameProblem(input.name);
@@ -97,7 +110,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
   }
 
   const reader = new FrontmatterReader(source, path);
-  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, analyser);
+  const skill = readSkill(reader, input.name, source.toJS() as Record<string, unknown>, split.body, split.bodyStartLine, save);
   diagnostics.push(...reader.diagnostics);
   if (templates && skill) {
     diagnostics.push(...checkBodyTemplate(templates, skill.promptExtension, skill.bodyLine, path));
@@ -107,7 +120,11 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
   return { skill: failed ? null : skill, diagnostics };
 }
 
-function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number, analyser: BacktrackingAnalyser | undefined): Skill | null {
+function readSkill(
+  reader: FrontmatterReader, name: string, fm: Record<string, unknown>, rawBody: string, bodyStartLine: number,
+  save: SkillSaveChecks | undefined,
+): Skill | null {
+  const analyser = save?.analyser;
   // A `name:` key marks the Agent Skills (Claude) format, where title and version are optional.
   const style: Style = 'name' in fm ? 'CLAUDE' : 'VANCE';
   if (style === 'CLAUDE') checkNameField(reader, name, fm.name);
@@ -123,15 +140,15 @@ function readSkill(reader: FrontmatterReader, name: string, fm: Record<string, u
   const draft = {
     triggers: readTriggers(reader, fm.triggers, { matchWholeWords: activation.matchWholeWords, caseSensitive: activation.caseSensitive, ...(analyser ? { analyser } : {}) }),
     activation,
-    tools: reader.stringList(['tools'], fm.tools),
+    tools: readSkillTools(reader, fm.tools, save?.tools),
     manualPaths: readManualPaths(reader, fm.manualPaths),
     referenceDocs: readReferenceDocs(reader, fm.referenceDocs),
     tags: reader.stringList(['tags'], fm.tags),
     enabled: reader.booleanish(['enabled'], fm.enabled, true),
     lifecycle: reader.choice(['lifecycle'], fm.lifecycle, LIFECYCLES, 'sticky'),
     arguments: readArguments(reader, fm.arguments),
-    activate: reader.stringList(['activate'], fm.activate),
-    deactivate: reader.stringList(['deactivate'], fm.deactivate),
+    activate: readCommands(reader, ['activate'], fm.activate, save !== undefined),
+    deactivate: readCommands(reader, ['deactivate'], fm.deactivate, save !== undefined),
     scripts: readScripts(reader, fm.scripts),
     action,
     invocation: invocation.policy,
@@ -171,7 +188,7 @@ function checkNameField(reader: FrontmatterReader, folder: string, value: unknow
     ['name'],
     written === ''
       ? `\`name\` is empty; the skill is named after its folder '${folder}'. Write \`name: ${folder}\` or remove the key.`
-      : `\`name: ${written}\` does not match the folder '${folder}'; the folder name is the skill's name (seed 000 §2). Rename the folder or write \`name: ${folder}\`.`,
+      : `\`name: ${written}\` does not match the folder '${folder}'; the folder name is the skill's name. Rename the folder or write \`name: ${folder}\`.`,
   );
 }
 
@@ -202,6 +219,16 @@ function checkSemver(reader: FrontmatterReader, version: string): void {
   if (SEMVER.test(version)) return;
   // A YAML number (`version: 1.0`) arrives here as written; it is display-only data, so a warning.
   reader.warning(['version'], `\`version: ${version}\` is not a semantic version (MAJOR.MINOR.PATCH, e.g. '1.0.0').`);
+}
+
+/** `tools:` entries; with a catalog (save time), each that selects no tool is a warning at its entry (issue 15). */
+function readSkillTools(reader: FrontmatterReader, value: unknown, catalog: readonly ToolDescriptor[] | undefined): string[] {
+  const entries = reader.stringEntries(['tools'], value);
+  for (const entry of catalog ? entries : []) {
+    const problem = unresolvedToolProblem(entry.value, catalog!);
+    if (problem !== null) reader.warning(entry.at, `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
+  }
+  return entries.map((entry) => entry.value);
 }
 
 function readManualPaths(reader: FrontmatterReader, value: unknown): string[] {

@@ -17,7 +17,7 @@ const HEAD = ['title: Lore', 'description: Sword lore', 'version: 1.0.0'];
 const content = (fields: string[]) => ['---', ...HEAD, ...fields, '---', 'Body'].join('\n');
 
 function parse(fields: string[], analyser?: BacktrackingAnalyser) {
-  return parseSkill({ name: 'lore', path: PATH, content: content(fields) }, undefined, analyser);
+  return parseSkill({ name: 'lore', path: PATH, content: content(fields) }, undefined, analyser ? { analyser } : undefined);
 }
 
 const patternTrigger = (source: string) => ['triggers:', '  - type: PATTERN', `    pattern: '${source.replace(/'/g, "''")}'`];

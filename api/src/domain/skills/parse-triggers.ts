@@ -4,10 +4,11 @@ import { compileJavaRegex } from './java-regex';
 import { TRIGGER_TYPES, type SkillTrigger, type SkillTriggerType } from './skill';
 
 /**
- * `triggers:` and `secondaryTriggers:` (seed 000 §2 SkillTrigger, §4a; seed 003 lorebook entries):
+ * `triggers:` and `secondaryTriggers:` (seed 000 §2 SkillTrigger, §4a; seed 003 lorebook entries),
+ * always a list (a single value is an ERROR, issue 15), whose entries are
  * - a map: PATTERN with a Java-flavoured regex compiled once here, KEYWORDS with a keyword list and
  *   the optional `minMatch` of DESIGN §10;
- * - a plain string (lorebook style): `/source/flags` is a regex (flags i, s, m, u; g and y are
+ * - a plain string entry (lorebook style): `/source/flags` is a regex (flags i, s, m, u; g and y are
  *   meaningless for a search and ignored; `i` keeps it case-insensitive even under
  *   `caseSensitive: true`), anything else one keyword (a KEYWORDS trigger of one keyword).
  * Every regex is compiled for RE2 (java-regex.ts, issue 13): matching is linear in the text, and a
@@ -29,11 +30,16 @@ export interface TriggerReadOptions {
 }
 
 export function readTriggers(reader: FrontmatterReader, value: unknown, options: TriggerReadOptions = { matchWholeWords: true, caseSensitive: false }, key = 'triggers'): SkillTrigger[] {
-  const single = typeof value === 'string';
-  const entries = single ? [value] : reader.list([key], value) ?? [];
+  // Seed 000 §2: a list. A single word used to become a keyword silently (issue 15); say how to write it.
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    const text = String(value).trim();
+    reader.error([key], `\`${key}\` must be a list of triggers, found ${describeValue(value)}; write \`${key}: [${text}]\` for one keyword or pattern, or a list of \`- type: KEYWORDS\` / \`- type: PATTERN\` entries.`);
+    return [];
+  }
+  const entries = reader.list([key], value) ?? [];
   const triggers: SkillTrigger[] = [];
   entries.forEach((entry, index) => {
-    const trigger = readTrigger(reader, single ? [key] : [key, index], entry, options);
+    const trigger = readTrigger(reader, [key, index], entry, options);
     if (trigger) triggers.push(trigger);
   });
   return triggers;

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
+import type { ToolCatalog } from '../tools/tool-descriptor';
 import type { BacktrackingAnalyser } from './backtracking-analyser';
 import { parseSkill } from './parse-skill';
 
@@ -18,11 +19,14 @@ export interface SkillDocumentKind {
   validate(path: string, match: RegExpExecArray, content: string): Diagnostic[];
 }
 
-/** `analyser`: the save-time backtracking advice on trigger patterns (issue 13); validation is where it runs. */
-export function skillDocumentKind(templates?: TemplateEngine, analyser?: BacktrackingAnalyser): SkillDocumentKind {
+/**
+ * `analyser`: the save-time backtracking advice on trigger patterns (issue 13); `tools`: the catalog
+ * `tools:` entries are checked against, read at each validation (issue 15). Validation is where both run.
+ */
+export function skillDocumentKind(templates?: TemplateEngine, analyser?: BacktrackingAnalyser, tools?: ToolCatalog): SkillDocumentKind {
   return {
     kind: 'skill',
     pattern: SKILL_PATH_PATTERN,
-    validate: (path, match, content) => [...parseSkill({ name: match[1] ?? path, path, content }, templates, analyser).diagnostics],
+    validate: (path, match, content) => [...parseSkill({ name: match[1] ?? path, path, content }, templates, { ...(analyser ? { analyser } : {}), ...(tools ? { tools: tools.list() } : {}) }).diagnostics],
   };
 }

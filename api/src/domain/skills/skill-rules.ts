@@ -20,19 +20,19 @@ export function checkSkillRules(reader: FrontmatterReader, skill: RuleInput): vo
   if (skill.spawnRequested) checkSpawn(reader, skill);
   if (skill.lifecycle === 'shot') checkShot(reader, skill);
   if (!skill.invocation.modelInvocable && skill.triggers.length > 0) {
-    reader.warning(['triggers'], '`triggers` never fire: `disable-model-invocation: true` leaves only explicit `/skill` activation (seed 002). Remove the triggers or the key.');
+    reader.warning(['triggers'], '`triggers` never fire: `disable-model-invocation: true` leaves only explicit `/skill` activation. Remove the triggers or the key.');
   }
 }
 
 function checkSpawn(reader: FrontmatterReader, skill: RuleInput): void {
   if (skill.lifecycle === 'shot') {
-    reader.error(['lifecycle'], '`lifecycle: shot` cannot be combined with `run.target: spawn`: shot never registers, spawn registers the skill sticky in the worker (seed 000 §2c).');
+    reader.error(['lifecycle'], '`lifecycle: shot` cannot be combined with `run.target: spawn`: shot never registers, spawn registers the skill sticky in the worker.');
   }
   if (skill.action === null) {
-    reader.report('ERROR', ['action'], 'A skill with `run.target: spawn` needs `action:`, the worker\'s first message; without it the worker starts and idles (seed 000 §2c).', reader.location(['run', 'target']));
+    reader.report('ERROR', ['action'], 'A skill with `run.target: spawn` needs `action:`, the worker\'s first message; without it the worker starts and idles.', reader.location(['run', 'target']));
   }
   if (skill.triggers.length > 0) {
-    reader.warning(['triggers'], '`triggers` have no effect on a spawn skill: only an explicit `/skill` spawns a worker (seed 000 §2c).');
+    reader.warning(['triggers'], '`triggers` have no effect on a spawn skill: only an explicit `/skill` spawns a worker.');
   }
 }
 
@@ -46,10 +46,10 @@ function checkShot(reader: FrontmatterReader, skill: RuleInput): void {
   ];
   for (const [key, present] of unused) {
     if (present) {
-      reader.warning([key], `\`${key}\` has no effect on a \`lifecycle: shot\` skill: it never becomes active (seed 000 §2a, §5b). Use a sticky skill with \`/skill --once\` instead.`);
+      reader.warning([key], `\`${key}\` has no effect on a \`lifecycle: shot\` skill: it never becomes active. Use a sticky skill with \`/skill --once\` instead.`);
     }
   }
   if (skill.promptExtension === '' && skill.activate.length === 0 && skill.action === null) {
-    reader.warning(['lifecycle'], 'This shot skill does nothing: it has no body, no `activate:` and no `action:` (seed 000 §2a).');
+    reader.warning(['lifecycle'], 'This shot skill does nothing: it has no body, no `activate:` and no `action:`.');
   }
 }

@@ -22,4 +22,9 @@ describe('built-in tool catalog', () => {
     expect(destructive).toEqual(expect.arrayContaining(['doc_purge', 'workspace_delete']));
     expect(destructive.every((n) => expandSelectors(['@write'], BUILTIN_TOOLS).names.includes(n))).toBe(true);
   });
+
+  // Issue 15: descriptions said "(seed 004 §6b)"; the model and the dashboard read them.
+  it('describes its tools without citing the specification', () => {
+    expect(BUILTIN_TOOLS.filter((t) => /seed \d|§/.test(t.description ?? '')).map((t) => t.name)).toEqual([]);
+  });
 });

@@ -32,6 +32,7 @@ import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
 import { buildModelRequest, historyOf, systemOf, type ModelRequest } from './model-request';
 import { planRestore, type RetryPolicy } from './turn-retry';
+import { parseBooleanish } from '../shared/booleanish';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
 import { storableMessage, storableModelStream, storableToolResult } from './storable-output';
@@ -385,7 +386,8 @@ export class TurnRunner {
       history: historyOf(request),
       tools: request.tools,
       maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
-      validation: params.validation === true || params.validation === 'true',
+      // DESIGN §10 booleans, the reader the save-time check uses (check-engine-params.ts).
+      validation: parseBooleanish(params.validation) ?? false,
       dataRelayCorrection: process.dataRelayCorrectionOverride,
       // What the model and the tools hand back is made storable before anything stores it (issue 13).
       callModel: (messages, tools) => storableModelStream(reportingUsage(callWithDeadline(provider, {

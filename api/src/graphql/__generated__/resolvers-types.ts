@@ -38,7 +38,7 @@ export type ActivationOutcome =
   /** Already active: a parameter update, no action again. */
   | 'UPDATED';
 
-/** A skill active on a process (seed 000 §5d). */
+/** A skill active on a process. */
 export type ActiveSkill = {
   readonly __typename?: 'ActiveSkill';
   readonly activatedAt: Scalars['DateTime']['output'];
@@ -109,12 +109,12 @@ export type ClientToolCall = {
 };
 
 export type ClientToolCallKind =
-  /** Evaluate the FOOT skill script in `script` with `arguments` as `args` (seed 000 §13.5). */
+  /** Evaluate the FOOT skill script in `script` with `arguments` as `args`. */
   | 'SCRIPT'
   /** Run the registered client tool `tool` with `arguments`. */
   | 'TOOL';
 
-/** A tool a connected client (FOOT) offers to the turns of its session (seed 004 §6.2). */
+/** A tool a connected client (FOOT) offers to the turns of its session. */
 export type ClientToolInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
   /** Capabilities for `@label` selectors in recipes (lower-cased, without '@'). */
@@ -263,7 +263,7 @@ export type ListedRecipe = {
   readonly title?: Maybe<Scalars['String']['output']>;
 };
 
-/** The user-facing recipe picker (seed 004 §6e). */
+/** The user-facing recipe picker. */
 export type ListedRecipes = {
   readonly __typename?: 'ListedRecipes';
   readonly categories: ReadonlyArray<RecipeCategory>;
@@ -340,7 +340,7 @@ export type ModelRequestMessage = {
 
 export type Mutation = {
   readonly __typename?: 'Mutation';
-  /** Activates a skill (seed 000 §2a–§2c); `args` is the raw rest of a /skill line. */
+  /** Activates a skill; `args` is the raw rest of a /skill line. */
   readonly activateSkill: SkillActivation;
   readonly addProjectMember: ProjectMembership;
   /** Clears one skill, or all (without `name`); a locked recipe's skills stay. */
@@ -542,7 +542,7 @@ export type Process = {
   readonly promptMode: Scalars['String']['output'];
   readonly promptTemplate?: Maybe<Scalars['String']['output']>;
   readonly recipe?: Maybe<Scalars['String']['output']>;
-  /** The recipe's completion guards at spawn (seed 004 §6d): [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]. */
+  /** The recipe's completion guards at spawn: [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]. */
   readonly recipeGuards: Scalars['JSON']['output'];
   readonly recipeSource?: Maybe<Layer>;
   readonly session: Session;
@@ -921,7 +921,7 @@ export type RecipeCategory = {
   readonly title?: Maybe<Scalars['JSON']['output']>;
 };
 
-/** The `recipe_list` shape of seed 004 §8. */
+/** The `recipe_list` shape. */
 export type RecipeList = {
   readonly __typename?: 'RecipeList';
   readonly count: Scalars['Int']['output'];
@@ -937,7 +937,7 @@ export type RecipeProfile = {
   readonly promptPrefixAppend?: Maybe<Scalars['String']['output']>;
 };
 
-/** Where a listed recipe comes from, in the words of seed 004 §8. */
+/** Where a listed recipe comes from, in the words of `recipe_list`. */
 export type RecipeSource =
   | 'BUNDLED'
   | 'PROJECT'
@@ -967,7 +967,7 @@ export type RequestTool = {
 
 export type ResolvedModel = {
   readonly __typename?: 'ResolvedModel';
-  /** The alias chain followed (seed 004 §11a). */
+  /** The alias chain followed. */
   readonly chain: ReadonlyArray<Scalars['String']['output']>;
   readonly model: Scalars['String']['output'];
   readonly provider: Scalars['String']['output'];
@@ -975,7 +975,7 @@ export type ResolvedModel = {
   readonly tier: Scalars['String']['output'];
 };
 
-/** What a spawn would run with (seed 004 §4–§11a). */
+/** What a spawn would run with. */
 export type ResolvedRecipe = {
   readonly __typename?: 'ResolvedRecipe';
   readonly allowedSkills?: Maybe<ReadonlyArray<Scalars['String']['output']>>;
@@ -1013,7 +1013,7 @@ export type ResolvedRecipe = {
 export type ResolvedRecipeRef = {
   readonly __typename?: 'ResolvedRecipeRef';
   readonly name: Scalars['String']['output'];
-  /** How spawn defaulting (seed 004 §9) arrived at it. */
+  /** How spawn defaulting arrived at it. */
   readonly reason: Scalars['String']['output'];
   readonly shadowed: ReadonlyArray<Layer>;
   readonly source: Layer;
@@ -1215,7 +1215,7 @@ export type SkillStatus =
   /** The SKILL.md does not validate; see diagnostics. Hides outer copies. */
   | 'INVALID';
 
-/** Which invocation surface a listing serves (seed 002). */
+/** Which invocation surface a listing serves. */
 export type SkillSurface =
   | 'ALL'
   /** Skills the model may invoke (usable, not `disable-model-invocation`). */
@@ -1252,7 +1252,7 @@ export type SpawnProcessInput = {
   readonly profile?: InputMaybe<Scalars['String']['input']>;
   /** The project the process works in. */
   readonly project: Scalars['String']['input'];
-  /** recipe > engine-named recipe > `default` (seed 004 §9); both given: the recipe wins. */
+  /** recipe > engine-named recipe > `default`; both given: the recipe wins. */
   readonly recipe?: InputMaybe<Scalars['String']['input']>;
   /** The caller's session in the project (created if missing); default `default`. */
   readonly session?: InputMaybe<Scalars['String']['input']>;

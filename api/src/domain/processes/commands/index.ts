@@ -9,6 +9,7 @@ export * from './engine-command';
 export * from './command-dispatcher';
 export * from './guard-command';
 export * from './command-sequence';
+export * from './command-check';
 
 /** A dispatcher with every shipped verb (today: `guard`). */
 export function createEngineCommandDispatcher(): CommandDispatcher {
