@@ -18,6 +18,8 @@ const ACTIVATE = `mutation A($id: ID!, $name: String!, $args: String, $once: Boo
   activateSkill(processId: $id, name: $name, args: $args, once: $once) { outcome reason process { activeSkills { name oneShot args } } }
 }`;
 const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } } }`;
+const VALIDATE = `query V($path: String!, $content: String!) { validateDocument(path: $path, content: $content) { severity field line message } }`;
+const PUT_DIAGNOSTICS = `mutation Put($path: String!, $content: String!) { putDocument(layer: VANCE, path: $path, content: $content) { diagnostics { severity field line message } } }`;
 
 const skill = (name: string, extra = '', body = `The ${name} method.`) =>
   `---\ntitle: ${name}\ndescription: Skill ${name}\nversion: "1.0.0"\n${extra}---\n${body}\n`;
@@ -129,6 +131,29 @@ describe.each(testDatabases())('/skill lines: the rest of the line, --once, re-a
     const recipe = await command(id, '/skill house-style --once');
     expect(recipe.message).toBe("house-style stays sticky: it is one of the recipe's skills; unchanged.");
     expect(ref(recipe.process.activeSkills, 'house-style')).toMatchObject({ oneShot: false, fromRecipe: true });
+  });
+
+  // Before: `arguments: scope`, `- depth` and `type: Integer` were read without a word (Integer lower-cased).
+  it('reports the arguments: forms outside the schema at their lines when validating and saving', async () => {
+    const path = '_vance/skills/argued/SKILL.md';
+    const loose = skill('argued', 'arguments: scope\n');
+    expect((await t.gql(VALIDATE, { path, content: loose })).data!.validateDocument).toEqual([
+      { severity: 'WARNING', field: 'arguments', line: 5, message: "`arguments` is text, read as the argument name 'scope'. Write `true`, `false` or a list of arguments (`- name: scope`)." },
+    ]);
+    expect((await t.gql(PUT_DIAGNOSTICS, { path, content: loose })).data!.putDocument.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'WARNING', field: 'arguments', line: 5 }),
+    ]);
+    const bare = skill('argued', 'arguments:\n  - name: scope\n  - depth\n');
+    expect((await t.gql(VALIDATE, { path, content: bare })).data!.validateDocument).toEqual([
+      expect.objectContaining({ severity: 'WARNING', field: 'arguments[1]', line: 7, message: expect.stringContaining("bare name, read as the string argument 'depth'") }),
+    ]);
+    const typed = skill('argued', 'arguments:\n  - name: n\n    type: Integer\n');
+    expect((await t.gql(VALIDATE, { path, content: typed })).data!.validateDocument).toEqual([
+      expect.objectContaining({ severity: 'ERROR', field: 'arguments[0].type', line: 7, message: expect.stringContaining('found the text \'Integer\'. Did you mean `integer`?') }),
+    ]);
+    const refused = await t.gql(PUT_DIAGNOSTICS, { path, content: typed });
+    expect(codeOf(refused)).toBe('BAD_USER_INPUT');
+    expect(refused.errors![0]!.extensions!.diagnostics).toContainEqual(expect.objectContaining({ field: 'arguments[0].type', line: 7 }));
   });
 
   it('activateSkill says the same in its reason', async () => {
