@@ -156,6 +156,16 @@ describe.each(testDatabases())('/skill lines: the rest of the line, --once, re-a
     expect(refused.errors![0]!.extensions!.diagnostics).toContainEqual(expect.objectContaining({ field: 'arguments[0].type', line: 7 }));
   });
 
+  it('warns where a skill without arguments: reads args, which it never gets', async () => {
+    const path = '_vance/skills/unbound/SKILL.md';
+    const content = skill('unbound', 'action: "Look at {{ args.text }}"\n', 'Body line.\n{{ args.text }}');
+    expect((await t.gql(VALIDATE, { path, content })).data!.validateDocument).toEqual([
+      expect.objectContaining({ severity: 'WARNING', field: 'action', line: 5, message: expect.stringContaining('`action` uses `args`') }),
+      expect.objectContaining({ severity: 'WARNING', field: 'body', line: 7, message: expect.stringContaining('The body uses `args`, but the skill has no `arguments:`') }),
+    ]);
+    expect((await t.gql(VALIDATE, { path, content: skill('unbound', 'arguments: true\n', '{{ args.text }}') })).data!.validateDocument).toEqual([]);
+  });
+
   it('activateSkill says the same in its reason', async () => {
     const id = await spawn();
     await t.gql(ACTIVATE, { id, name: 'review-mode' });

@@ -16,7 +16,7 @@ import { LIFECYCLES, type Skill } from './skill';
 import { sanitizeManualPath, skillNameProblem } from './skill-paths';
 import { checkSkillRules } from './skill-rules';
 import { splitFrontmatter } from './split-frontmatter';
-import { checkActionTemplate, checkBodyTemplate } from './template-check';
+import { checkActionTemplate, checkArgsWithoutArguments, checkBodyTemplate } from './template-check';
 
 /**
  * SKILL.md → Skill (seed 000 §2, §2a–§2c, §9, §13; seed 002). Never throws on bad input: every
@@ -102,6 +102,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, analys
   if (templates && skill) {
     diagnostics.push(...checkBodyTemplate(templates, skill.promptExtension, skill.bodyLine, path));
     if (skill.action !== null) diagnostics.push(...checkActionTemplate(templates, reader, skill.action));
+    diagnostics.push(...checkArgsWithoutArguments(templates, reader, skill));
   }
   const failed = diagnostics.some((d) => d.severity === 'ERROR');
   return { skill: failed ? null : skill, diagnostics };
