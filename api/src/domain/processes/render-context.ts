@@ -28,7 +28,8 @@ export function processRenderContext(
 
 /** What a skill's `action:` (or a shot skill's body at activation) renders with: no model is chosen then. */
 export function actionRenderContext(
-  context: Pick<PromptRenderContext, 'recipe' | 'engine' | 'mode' | 'profile' | 'params'>, args: unknown,
+  context: Pick<PromptRenderContext, 'recipe' | 'engine' | 'mode' | 'profile' | 'params'>, args: unknown | null,
 ): Record<string, unknown> {
-  return { args, recipe: context.recipe, engine: context.engine, mode: context.mode, profile: context.profile, params: context.params };
+  // A skill that consumes no arguments has no `args` (seed 000 §2b).
+  return { ...(args !== null ? { args } : {}), recipe: context.recipe, engine: context.engine, mode: context.mode, profile: context.profile, params: context.params };
 }

@@ -17,6 +17,8 @@ export interface ActivationResult {
   readonly process: Process;
   readonly outcome: 'ACTIVATED' | 'UPDATED' | 'FIRED' | 'SPAWNED';
   readonly reason: string;
+  /** What it did, one sentence (a re-activation names what changed); a `/skill` line's answer. */
+  readonly summary: string;
   readonly child: Process | null;
 }
 
@@ -134,7 +136,7 @@ export class SkillActivationService {
     switch (command.kind) {
       case 'ACTIVATE': {
         const activation = await this.activate(principal, processId, command.skill, command.args, command.once, via);
-        return { kind: 'ACTIVATE', activation, message: activation.reason };
+        return { kind: 'ACTIVATE', activation, message: activation.summary };
       }
       case 'CLEAR':
       case 'CLEAR_ALL': {
@@ -228,11 +230,11 @@ export class SkillActivationService {
     const isPrivate = plan.source === 'USER';
     if (plan.kind === 'SPAWN') {
       const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '', isPrivate);
-      return { process, outcome: 'SPAWNED', reason: plan.reason, child };
+      return { process, outcome: 'SPAWNED', reason: plan.reason, summary: `${plan.skill.name} runs in a new worker, '${child.name}'.`, child };
     }
     // The change and its events in one transaction (issue 14).
     const fired: ProcessEvent[] = plan.kind === 'FIRED'
-      ? [{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args, reason: `${plan.reason} Fired once (lifecycle: shot).` }] : [];
+      ? [{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args: plan.args, reason: `${plan.reason} Fired once (lifecycle: shot).` }] : [];
     const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), markPrivate([...plan.events, ...fired], isPrivate));
     const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
     if (into) {
@@ -240,10 +242,10 @@ export class SkillActivationService {
       // The inbox's limit holds for the turn's input too (a rendered action may be longer).
       for (const message of messages) checkMessageLength(message.content);
       for (const message of messages) await into(message);
-      return { process: updated, outcome: plan.kind, reason: plan.reason, child: null };
+      return { process: updated, outcome: plan.kind, reason: plan.reason, summary: plan.summary, child: null };
     }
     const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
-    return { process: after.process, outcome: plan.kind, reason: plan.reason, child: null };
+    return { process: after.process, outcome: plan.kind, reason: plan.reason, summary: plan.summary, child: null };
   }
 
   private async commandGuards(principal: Principal, process: Process, scope: CascadeScope, events: readonly ProcessEvent[], isPrivate = events.some((e) => e.private === true)): Promise<readonly NewPendingMessage[]> {

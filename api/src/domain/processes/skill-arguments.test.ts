@@ -11,8 +11,11 @@ function named(...list: SkillArgument[]) {
   return { name: 'deploy', arguments: { mode: 'NAMED', list } as SkillArguments };
 }
 
+/** The bound view of a consuming skill (RAW or NAMED), which is never null. */
 function bind(skill: { name: string; arguments: SkillArguments }, raw: string | null) {
-  return bindSkillArguments(skill, raw).args;
+  const { args } = bindSkillArguments(skill, raw);
+  if (args === null) throw new Error('expected bound arguments');
+  return args;
 }
 
 function bindError(skill: { name: string; arguments: SkillArguments }, raw: string | null): SkillArgumentError {
@@ -27,7 +30,9 @@ function bindError(skill: { name: string; arguments: SkillArguments }, raw: stri
 
 describe('bindSkillArguments — modes (seed 000 §2b)', () => {
   it('NONE binds nothing: the text goes to the user message, not the skill', () => {
-    expect(bind({ name: 's', arguments: { mode: 'NONE' } }, 'check PR #42')).toEqual({ text: '', words: [] });
+    // Issue 15: NONE bound an empty raw view ({text: '', words: []}), so a body's `{% if args %}` held.
+    expect(bindSkillArguments({ name: 's', arguments: { mode: 'NONE' } }, 'check PR #42').args).toBeNull();
+    expect(bindSkillArguments({ name: 's', arguments: { mode: 'NONE' } }, null).args).toBeNull();
     expect(consumesArguments({ mode: 'NONE' })).toBe(false);
     expect(consumesArguments({ mode: 'RAW' })).toBe(true);
     expect(consumesArguments({ mode: 'NAMED', list: [] })).toBe(true);

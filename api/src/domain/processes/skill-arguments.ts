@@ -7,7 +7,8 @@ import type { SkillArgument, SkillArguments, SkillArgumentType } from '../skills
  * cheap, so it runs freshly per turn against the current declaration (no cached map).
  *
  * - NONE (`arguments:` missing or false): the skill does not consume the text — the caller injects it
- *   as a user message — so the bound view is empty (`text: ''`, `words: []`).
+ *   as a user message — so nothing is bound: `args` is null and the template context has no `args`
+ *   (issue 15: it had an empty `{text: '', words: []}`, so `{% if args %}` held for every skill).
  * - RAW (`true`): `args.text` (the whole rest, CRLF → LF, trimmed) and `args.words` (its tokens).
  * - NAMED (a list): the raw view plus one entry per declared argument, bound positionally.
  *
@@ -35,7 +36,8 @@ export interface BoundArgs {
 }
 
 export interface BoundSkillArguments {
-  readonly args: BoundArgs;
+  /** null: the skill consumes no arguments (NONE). */
+  readonly args: BoundArgs | null;
 }
 
 export type SkillArgumentErrorCode = 'SKILL_ARGUMENT_INVALID' | 'SKILL_ARGUMENT_MISSING';
@@ -65,7 +67,7 @@ export function bindSkillArguments(
   raw: string | null,
 ): BoundSkillArguments {
   const declaration = skill.arguments;
-  if (declaration.mode === 'NONE') return { args: { text: '', words: [] } };
+  if (declaration.mode === 'NONE') return { args: null };
   const text = (raw ?? '').replace(/\r\n?/g, '\n').trim();
   const words = text === '' ? [] : text.split(/\s+/);
   if (declaration.mode === 'RAW') return { args: { text, words } };

@@ -35,19 +35,35 @@ describe('parseSkillCommand — accepted forms (seed 000 §4b, §6a)', () => {
 
   it.each([
     ['/SKILL code-review', activate('code-review', false, null)],
-    ['/Skill code-review --ONCE', activate('code-review', true, null)],
-    ['/skill --Once code-review', activate('code-review', true, null)],
+    ['/Skill code-review --once', activate('code-review', true, null)],
     ['/skill LIST', { kind: 'LIST' }],
     ['/skill Clear', { kind: 'CLEAR_ALL' }],
     ['/skill CLEAR Code-Review', { kind: 'CLEAR', skill: 'Code-Review' }],
-  ])('matches the fixed words in any case, names as written: %j', (line, expected) => {
+  ])('matches the words /skill, list and clear in any case, names as written: %j', (line, expected) => {
     expect(parseSkillCommand(line)).toEqual(expected);
   });
 
-  it('keeps a --once after the first argument token (and a second --once) in the args', () => {
-    expect(parseSkillCommand('/skill deploy prod --once')).toEqual(activate('deploy', false, 'prod --once'));
-    expect(parseSkillCommand('/skill deploy --once --once now')).toEqual(activate('deploy', true, '--once now'));
-    expect(parseSkillCommand('/skill --once deploy --once now')).toEqual(activate('deploy', true, '--once now'));
+  // Issue 15: only a leading --once counted, and --ONCE was taken for the flag.
+  it.each([
+    ['/skill review-mode do thing --once', activate('review-mode', true, 'do thing')],
+    ['/skill review-mode do --once thing', activate('review-mode', true, 'do thing')],
+    ['/skill review-mode --once do thing', activate('review-mode', true, 'do thing')],
+    ['/skill review-mode do  thing\t--once', activate('review-mode', true, 'do  thing')],
+    ['/skill review-mode line one --once\nline two', activate('review-mode', true, 'line one\nline two')],
+    ['/skill review-mode --once\nline two', activate('review-mode', true, 'line two')],
+  ])('takes --once as the flag wherever it stands as a whole token: %j', (line, expected) => {
+    expect(parseSkillCommand(line)).toEqual(expected);
+  });
+
+  it.each([
+    ['/skill review-mode do thing --ONCE', activate('review-mode', false, 'do thing --ONCE')],
+    ['/skill review-mode --Once', activate('review-mode', false, '--Once')],
+    ['/skill review-mode do thing --oncex', activate('review-mode', false, 'do thing --oncex')],
+    ['/skill review-mode x--once', activate('review-mode', false, 'x--once')],
+    ['/skill review-mode "--once"', activate('review-mode', false, '"--once"')],
+    ['/skill review-mode --once=yes', activate('review-mode', false, '--once=yes')],
+  ])('leaves anything that is not exactly --once in the args: %j', (line, expected) => {
+    expect(parseSkillCommand(line)).toEqual(expected);
   });
 
   it('passes other dash tokens after the name through as args', () => {
@@ -78,6 +94,11 @@ describe('parseSkillCommand — rejected forms', () => {
     ['/skill   \r\n', "'/skill' needs a skill name or list/clear"],
     ['/skill --once', "'/skill --once' needs a skill name"],
     ['/skill --once --once code-review', "'--once' is given twice"],
+    ['/skill deploy --once --once now', "'--once' is given twice"],
+    ['/skill --once deploy now --once', "'--once' is given twice"],
+    ['/skill --ONCE code-review', "Unknown flag '--ONCE' before the skill name; the only flag is --once (lower case)"],
+    ['/skill --Once code-review', "Unknown flag '--Once'"],
+    ['/skill list --once', "'--once' only applies to activation, not to '/skill list'"],
     ['/skill --verbose code-review', "Unknown flag '--verbose' before the skill name; the only flag is --once"],
     ['/skill -x code-review', "Unknown flag '-x'"],
     ['/skill -- code-review', "Unknown flag '--'"],
@@ -89,7 +110,8 @@ describe('parseSkillCommand — rejected forms', () => {
     ['/skill --once clear', "'--once' only applies to activation, not to '/skill clear'"],
     ['/skill list extra', "'/skill list' takes no arguments, got 'extra'"],
     ['/skill clear a b', "'/skill clear' takes at most one skill name, got 'b' after 'a'"],
-    ['/skill clear --once', "'/skill clear' takes no flags, got '--once'"],
+    ['/skill clear --once', "'--once' only applies to activation, not to '/skill clear'"],
+    ['/skill clear a --once', "'--once' only applies to activation, not to '/skill clear'"],
     ['/skill clear ../x', "Invalid skill name '../x'"],
   ])('%j → %s', (line, message) => {
     let caught: unknown;

@@ -15,15 +15,17 @@ import { skillNameProblem } from '../skills/skill-paths';
  * Decisions (the seeds leave them open):
  * - Whitespace: leading/trailing whitespace, tabs and runs of spaces are tolerated; CRLF becomes LF.
  *   The head (`/skill`, flags, name) is separated by any whitespace; the args may span lines.
- * - Case: the fixed words `/skill`, `list`, `clear` and `--once` match in any case (`/Skill` from an
+ * - Case: the words `/skill`, `list` and `clear` match in any case (`/Skill` from an
  *   auto-capitalising keyboard works); skill names are matched as written (they are folder names).
+ *   The flag is `--once` exactly, case-sensitive like every command-line flag (issue 15).
  * - `list` and `clear` are reserved: a skill of that name (in any case) could never be activated, so
  *   `isReservedSkillCommandWord` lets the skill validators refuse such names.
- * - `--once` is recognised once: before the name or as the first token after it. Anything after the
- *   name that is not that one `--once` is the args, verbatim — including a later `--once` and other
- *   `-x` tokens (args are data; a skill may want flags of its own).
- * - Before the name any other `-…` token is an unknown flag (a name never starts with `-`); a second
- *   `--once` before the name is an error too.
+ * - `--once` is the flag wherever it stands as a whole token (issue 15: `/skill review do it --once`
+ *   is one-shot with the args `do it`); it is taken out of the args with the whitespace before it.
+ *   A token that merely contains it (`--oncex`, `x--once`, `"--once"`) or spells it otherwise
+ *   (`--ONCE`) is not the flag: after the name it is args, like other `-x` tokens (args are data; a
+ *   skill may want flags of its own). Given twice it is an error, not silently one.
+ * - Before the name any other `-…` token is an unknown flag (a name never starts with `-`).
  * - `args` is the raw rest of the line (inner spacing preserved, trimmed), null when empty. `list`
  *   takes nothing after it, `clear` at most one name; anything more is an error, not silently dropped.
  */
@@ -56,18 +58,16 @@ const MAX_SHOWN = 60;
 
 export function parseSkillCommand(line: string): SkillCommand {
   if (typeof line !== 'string') throw new InvalidSkillCommandError(String(line), 'Not a /skill command');
-  const text = line.replace(/\r\n?/g, '\n').trim();
-  const head = /^\/skill(?=\s|$)/i.exec(text);
-  if (!head) throw new InvalidSkillCommandError(line, `Not a /skill command: '${shorten(text)}'`);
+  const normalised = line.replace(/\r\n?/g, '\n').trim();
+  const head = /^\/skill(?=\s|$)/i.exec(normalised);
+  if (!head) throw new InvalidSkillCommandError(line, `Not a /skill command: '${shorten(normalised)}'`);
+  const { text, once } = takeOnceFlag(line, normalised, head[0].length);
 
   const scanner = new Scanner(text, head[0].length);
-  let once = false;
-  let word = scanner.next();
-  while (word !== null && word.startsWith('-')) {
-    if (word.toLowerCase() !== ONCE) throw new InvalidSkillCommandError(line, `Unknown flag '${shorten(word)}' before the skill name; the only flag is --once`);
-    if (once) throw new InvalidSkillCommandError(line, "'--once' is given twice");
-    once = true;
-    word = scanner.next();
+  const word = scanner.next();
+  if (word !== null && word.startsWith('-')) {
+    const hint = word.toLowerCase() === ONCE ? ' (lower case)' : '';
+    throw new InvalidSkillCommandError(line, `Unknown flag '${shorten(word)}' before the skill name; the only flag is --once${hint}`);
   }
   if (word === null) throw new InvalidSkillCommandError(line, once ? "'/skill --once' needs a skill name" : "'/skill' needs a skill name or list/clear");
 
@@ -78,12 +78,26 @@ export function parseSkillCommand(line: string): SkillCommand {
   }
 
   const skill = checkName(line, word);
-  const mark = scanner.position;
-  const first = scanner.next();
-  if (!once && first !== null && first.toLowerCase() === ONCE) once = true;
-  else scanner.position = mark;
   const args = scanner.rest();
   return { kind: 'ACTIVATE', skill, once, args: args === '' ? null : args };
+}
+
+/**
+ * The line without its `--once` token (a whole whitespace-delimited token, exact spelling) and the
+ * whitespace before it — or after it, where nothing precedes it — so the args keep their own spacing.
+ */
+function takeOnceFlag(line: string, text: string, from: number): { text: string; once: boolean } {
+  const tokens = /\S+/g;
+  tokens.lastIndex = from;
+  const found: number[] = [];
+  for (let match = tokens.exec(text); match; match = tokens.exec(text)) if (match[0] === ONCE) found.push(match.index);
+  if (found.length === 0) return { text, once: false };
+  if (found.length > 1) throw new InvalidSkillCommandError(line, "'--once' is given twice");
+  const start = found[0]!;
+  const end = start + ONCE.length;
+  const before = text.slice(from, start);
+  if (before.trim() !== '') return { text: text.slice(0, from) + before.trimEnd() + text.slice(end), once: true };
+  return { text: text.slice(0, start) + text.slice(end).trimStart(), once: true };
 }
 
 function parseList(line: string, scanner: Scanner): SkillCommand {

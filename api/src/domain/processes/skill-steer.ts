@@ -39,11 +39,13 @@ export interface ActivationPlan {
   /** The layer the skill came from (USER: the plan's events are private, owner-view.ts). */
   readonly source: Layer;
   readonly reason: string;
+  /** What the activation did, one sentence for the person who asked (a `/skill` line's answer). */
+  readonly summary: string;
   /** Applied to the *current* row under its lock (activeSkills computed from it, not from a stale read). */
   readonly patch: (current: Process) => ProcessPatch | null;
   readonly messages: readonly { readonly sender: 'USER' | 'SKILL'; readonly senderName: string; readonly content: string }[];
   readonly events: readonly ProcessEvent[];
-  /** For SPAWN: the rendered first message of the child (the `action:`). */
+  /** SPAWN: the arguments the child's activation binds; FIRED: the arguments the skill consumed (null: none). */
   readonly args: string | null;
 }
 
@@ -71,15 +73,21 @@ export class SkillSteer {
     if (origin.kind === 'TRIGGER' && !isModelInvocable(skill)) throw new SkillNotUserInvocableError(name);
     // Missing or mistyped arguments refuse the activation before any activate: step runs (seed 000 §2b).
     const consumes = consumesArguments(skill.arguments);
-    const bound = consumes ? bindSkillArguments(skill, request.args).args : null;
+    const bound = bindSkillArguments(skill, request.args).args;
+    // The rest of the line belongs to exactly one side (seed 000 §2b): the skill's args, or the chat.
+    const args = consumes ? request.args : null;
     const reason = reasonOf(origin, name);
     const userMessage = !consumes && request.args ? [{ sender: 'USER' as const, senderName: request.actor, content: request.args }] : [];
+    const sentNote = userMessage.length > 0 ? ' The rest of the line was sent as your message.' : '';
 
     const existing = process.activeSkills.find((r) => r.name === name);
-    if (existing && skill.lifecycle === 'sticky') return { ...this.update(process, skill, existing, request, reason, userMessage), source };
+    if (existing && skill.lifecycle === 'sticky') {
+      const update = this.update(skill, existing, request, args, reason, userMessage);
+      return { ...update, source, summary: `${update.summary}${sentNote}` };
+    }
     if (skill.run.target === 'spawn' && origin.kind === 'EXPLICIT') {
       // seed 000 §2c: the caller keeps nothing; the child gets the skill and the action.
-      return { kind: 'SPAWN', skill, source, reason, patch: () => null, messages: [], events: [], args: consumes ? request.args : null };
+      return { kind: 'SPAWN', skill, source, reason, summary: `${name} runs in a new worker.`, patch: () => null, messages: [], events: [], args };
     }
 
     const turnPrompt = await this.turnPrompt(process, skill, bound);
@@ -93,14 +101,17 @@ export class SkillSteer {
     const messages = [...(turnPrompt ? [{ sender: 'SKILL' as const, senderName: request.actor, content: turnPrompt }] : []), ...userMessage];
     if (skill.lifecycle === 'shot') {
       // Never registers (seed 000 §2a): commands, then the action or the body as the turn prompt.
-      return { kind: 'FIRED', skill, source, reason, args: null, messages, events: commandEvents, patch: () => (guards ? { guards } : null) };
+      return {
+        kind: 'FIRED', skill, source, reason, summary: `${name} fired once (lifecycle: shot).${sentNote}`, args, messages, events: commandEvents,
+        patch: () => (guards ? { guards } : null),
+      };
     }
     const ref: ActiveSkillRef = {
       name, resolvedFromScope: source, oneShot: request.once || origin.kind === 'TRIGGER', fromRecipe: false,
-      activatedAt: new Date().toISOString(), args: request.args, reason,
+      activatedAt: new Date().toISOString(), args, reason,
     };
     return {
-      kind: 'ACTIVATED', skill, source, reason, args: null, messages,
+      kind: 'ACTIVATED', skill, source, reason, summary: `${name} is active (${lifespan(ref.oneShot)}).${sentNote}`, args: null, messages,
       events: [...commandEvents, { type: 'SKILL_ACTIVATED', skill: name, oneShot: ref.oneShot, fromRecipe: false, args: ref.args, reason }],
       patch: (current) => ({
         activeSkills: current.activeSkills.some((r) => r.name === name) ? current.activeSkills : [...current.activeSkills, ref],
@@ -155,15 +166,21 @@ export class SkillSteer {
     return { skill: resolved.skill, source: resolved.source };
   }
 
-  /** Idempotent re-activation: a parameter update; sticky wins over once (seed 000 §7d); no action again. */
-  private update(process: Process, skill: Skill, existing: ActiveSkillRef, request: ActivationRequest, reason: string, messages: ActivationPlan['messages']): Omit<ActivationPlan, 'source'> {
+  /**
+   * Idempotent re-activation: a parameter update, no action again (seed 000 §2a, §2b). The lifespan
+   * follows the person's latest word: `--once` turns their sticky activation one-shot, a plain
+   * `/skill` turns a one-shot one sticky; a recipe's skill stays sticky ("recipe author intent wins",
+   * seed 000 §7d). A trigger never changes an activation. The summary says what changed (issue 15).
+   */
+  private update(skill: Skill, existing: ActiveSkillRef, request: ActivationRequest, consumed: string | null, reason: string, messages: ActivationPlan['messages']): Omit<ActivationPlan, 'source'> {
     const explicit = request.origin.kind === 'EXPLICIT';
-    const oneShot = existing.oneShot && (request.once || !explicit);
-    const args = request.args ?? existing.args;
+    const oneShot = !explicit || existing.fromRecipe ? existing.oneShot : request.once;
+    const args = consumesArguments(skill.arguments) ? consumed ?? existing.args : null;
     const updatedReason = explicit && !existing.fromRecipe ? reason : existing.reason;
+    const summary = updateSummary(skill.name, existing, oneShot, args, request.once);
     return {
-      kind: 'UPDATED', skill, reason, args: null, messages,
-      events: [{ type: 'SKILL_ACTIVATED', skill: skill.name, oneShot, fromRecipe: existing.fromRecipe, args, reason: `${reason} Already active: updated.` }],
+      kind: 'UPDATED', skill, reason: `${reason} ${summary}`, summary, args: null, messages,
+      events: [{ type: 'SKILL_ACTIVATED', skill: skill.name, oneShot, fromRecipe: existing.fromRecipe, args, reason: `${reason} ${summary}` }],
       patch: (current) => ({
         activeSkills: current.activeSkills.map((r) => (r.name === skill.name ? { ...r, oneShot, args, reason: updatedReason } : r)),
       }),
@@ -175,9 +192,29 @@ export class SkillSteer {
     const source = skill.action?.trim() ? skill.action : skill.lifecycle === 'shot' && skill.promptExtension.trim() ? skill.promptExtension : null;
     if (!source) return null;
     const context = { recipe: process.recipeName ?? '', engine: process.engine, mode: process.mode, profile: appliedProfile(process), params: process.engineParams };
-    const text = await this.deps.templates.render(source, actionRenderContext(context, args ?? { text: '', words: [] }));
+    const text = await this.deps.templates.render(source, actionRenderContext(context, args));
     return text.trim() ? text : null;
   }
+}
+
+function lifespan(oneShot: boolean): string {
+  return oneShot ? 'one-shot for the next turn' : 'sticky';
+}
+
+const MAX_SHOWN_ARGS = 80;
+
+/** One sentence on what a re-activation changed: "review-mode was sticky; now one-shot for the next turn." */
+function updateSummary(name: string, existing: ActiveSkillRef, oneShot: boolean, args: string | null, onceAsked: boolean): string {
+  const parts: string[] = [];
+  if (existing.fromRecipe && onceAsked && !oneShot) parts.push(`${name} stays sticky: it is one of the recipe's skills`);
+  else if (existing.oneShot !== oneShot) parts.push(`${name} was ${existing.oneShot ? 'one-shot' : 'sticky'}; now ${lifespan(oneShot)}`);
+  else parts.push(`${name} is already active (${lifespan(oneShot)})`);
+  const changed = existing.oneShot !== oneShot;
+  if (args !== existing.args) {
+    const shown = args === null ? 'none' : `'${args.length <= MAX_SHOWN_ARGS ? args : `${args.slice(0, MAX_SHOWN_ARGS)}…`}'`;
+    parts.push(`its arguments are now ${shown}`);
+  } else if (!changed) parts.push('unchanged');
+  return `${parts.join('; ')}.`;
 }
 
 function reasonOf(origin: ActivationOrigin, name: string): string {

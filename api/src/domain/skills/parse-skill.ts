@@ -19,7 +19,7 @@ import { LIFECYCLES, type Skill } from './skill';
 import { sanitizeManualPath, skillNameProblem } from './skill-paths';
 import { checkSkillRules } from './skill-rules';
 import { splitFrontmatter } from './split-frontmatter';
-import { checkActionTemplate, checkBodyTemplate } from './template-check';
+import { checkActionTemplate, checkArgsWithoutArguments, checkBodyTemplate } from './template-check';
 
 /**
  * SKILL.md → Skill (seed 000 §2, §2a–§2c, §9, §13; seed 002). Never throws on bad input: every
@@ -115,6 +115,7 @@ function parse(input: SkillSource, templates: TemplateEngine | undefined, save: 
   if (templates && skill) {
     diagnostics.push(...checkBodyTemplate(templates, skill.promptExtension, skill.bodyLine, path));
     if (skill.action !== null) diagnostics.push(...checkActionTemplate(templates, reader, skill.action));
+    diagnostics.push(...checkArgsWithoutArguments(templates, reader, skill));
   }
   const failed = diagnostics.some((d) => d.severity === 'ERROR');
   return { skill: failed ? null : skill, diagnostics };

@@ -2,7 +2,7 @@ import { isScalar } from 'yaml';
 import type { Diagnostic } from '../errors';
 import type { TemplateEngine, TemplateProblem } from '../templates/template-engine';
 import type { FrontmatterReader } from './frontmatter-reader';
-import type { SourceLocation } from './skill';
+import type { Skill, SourceLocation } from './skill';
 
 /**
  * Load-time syntax checks of a skill's templates (seed 000 §2a, §9; seed 004 §5.4): the body and
@@ -21,6 +21,27 @@ export function checkBodyTemplate(templates: TemplateEngine, body: string, bodyL
 export function checkActionTemplate(templates: TemplateEngine, reader: FrontmatterReader, action: string): Diagnostic[] {
   const origin = scalarOrigin(reader, ['action']);
   return problems(templates, action).map((p) => diagnostic(p, origin, reader.path, 'action', '`action`'));
+}
+
+/**
+ * A skill without `arguments:` binds nothing (seed 000 §2b): its templates see no `args`, and the rest
+ * of a `/skill` line goes to the chat instead. A body or `action:` that reads `args` then always reads
+ * nothing — a warning at the template, so the author learns it before a user does (issue 15).
+ */
+export function checkArgsWithoutArguments(templates: TemplateEngine, reader: FrontmatterReader, skill: Skill): Diagnostic[] {
+  if (skill.arguments.mode !== 'NONE') return [];
+  const found: Diagnostic[] = [];
+  const message = (what: string) =>
+    `${what} uses \`args\`, but the skill has no \`arguments:\`, so nothing is bound: the rest of a /skill line goes to the chat as the user's message. Add \`arguments: true\` (or a list) to receive it.`;
+  if (uses(templates, skill.promptExtension)) found.push({ severity: 'WARNING', message: message('The body'), path: reader.path, line: skill.bodyLine, column: 1, field: 'body' });
+  if (skill.action !== null && uses(templates, skill.action)) {
+    found.push({ severity: 'WARNING', message: message('`action`'), path: reader.path, ...reader.location(['action']), field: 'action' });
+  }
+  return found;
+}
+
+function uses(templates: TemplateEngine, source: string): boolean {
+  return /\{[{%]/.test(source) && templates.referencedVariables(source).has('args');
 }
 
 function problems(templates: TemplateEngine, source: string): TemplateProblem[] {

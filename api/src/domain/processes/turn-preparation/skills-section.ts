@@ -21,7 +21,7 @@ import type { TurnWarning } from './turn-warning';
  *
  * Each body is rendered with its own `args` (bound per turn by skill-arguments.ts against the current
  * declaration, seed 000 §2b) on top of the turn's render context; two skills never see each other's
- * arguments. A skill whose arguments no longer bind or whose body fails to render is skipped with a
+ * arguments, and a skill without `arguments:` sees no `args`. A skill whose arguments no longer bind or whose body fails to render is skipped with a
  * warning and the others compose (seed 000 §5a). Reference contents are data and are never rendered;
  * a reference file missing from the skill's layer is left out with a warning. A body without any
  * template syntax (`{{`, `{%`, `{#`) renders to itself and is not sent to the engine; with a
@@ -107,13 +107,20 @@ async function skillBlock(entry: SectionSkill, renderer: Renderer): Promise<{ te
 }
 
 /** A body rendered with its `args` on top of the context; verbatim when it holds no template syntax. */
-function renderBody(renderer: Renderer, source: string, args: Readonly<Record<string, unknown>>): Promise<string> {
+function renderBody(renderer: Renderer, source: string, args: Readonly<Record<string, unknown>> | null): Promise<string> {
   if (!TEMPLATE_SYNTAX.test(source)) return Promise.resolve(source);
-  const context = { ...renderer.context, args };
+  // A skill that consumes no arguments has no `args` at all (seed 000 §2b; issue 15).
+  const context = args === null ? withoutArgs(renderer.context) : { ...renderer.context, args };
   const { bodies, contextKey, templates } = renderer;
   if (!bodies || contextKey === null) return templates.render(source, context);
   const argsKey = dataKey(args);
   return bodies.render(templates, source, context, argsKey === null ? null : `${contextKey}\u0001${argsKey}`);
+}
+
+function withoutArgs(context: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  if (!Object.hasOwn(context, 'args')) return context;
+  const { args: _ignored, ...rest } = context;
+  return rest;
 }
 
 /** Any failure skips only this skill (seed 000 §5a), also an adapter's unexpected one. */
