@@ -26,7 +26,7 @@ import { SkillSteer } from './domain/processes/skill-steer';
 import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
-import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
+import type { ToolCatalog } from './domain/tools';
 import { arthurEngine, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
@@ -123,7 +123,10 @@ export function createServices(adapters: ServiceAdapters): Services {
     targets, cascade, cache, validator, store: adapters.documentStore, maxDocumentBytes: adapters.maxDocumentBytes,
   });
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
-  const tools = builtinToolCatalog();
+  // The catalog is the registry itself: recipes, skills and previews see exactly the tools a turn can run
+  // (issue 15). It is filled below, once the services the built-in tools call exist.
+  const toolRegistry = new ToolRegistry();
+  const tools: ToolCatalog = toolRegistry;
   const skills = new SkillResolver(cascade, templates, adapters.largeDocuments ? { largeParser: adapters.largeDocuments.skills } : {});
   const recipes = new RecipeLoader({ cascade, templates, ...(adapters.largeDocuments ? { largeParser: adapters.largeDocuments.recipes } : {}) });
   const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
@@ -194,7 +197,7 @@ export function createServices(adapters: ServiceAdapters): Services {
       return outcome.continueWith.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content }));
     },
   });
-  const toolRegistry = new ToolRegistry([...builtinTools, ...(adapters.extraTools ?? [])]);
+  for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);
   const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
   const turnRunner = new TurnRunner({
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,

@@ -1,14 +1,15 @@
 /**
  * Validator corrections (seed 004 §5a): with params.validation on, a turn whose reply shows a failure
  * pattern gets one corrective system message and another model round. Structural, not regex-based:
- *  - no-tool-call: the turn's replies contained no tool call at all (engine wording, no override);
+ *  - no-tool-call: the turn's replies contained no tool call at all — neither a work tool nor
+ *    `respond` (engine wording, no override: it tells the model to reply through respond);
  *  - data-relay-gap: tools returned ≥ 500 characters this turn, the reply has ≤ 200 (recipe
  *    `dataRelayCorrection`, a format string with two %d: tool data characters, reply length).
  * Each fires at most once per turn.
  */
 export const NO_TOOL_CALL_CORRECTION =
   'VALIDATION CHECK: your reply called no tool. If the task needs work, call the tool that does it now; '
-  + 'if you are done, reply again with your final result.';
+  + 'if you are done, call respond with your final reply.';
 
 export const DEFAULT_DATA_RELAY_CORRECTION =
   'VALIDATION CHECK: your tools returned %d characters of data, but your reply has only %d. '

@@ -383,6 +383,7 @@ export class TurnRunner {
       system: composition.system,
       history,
       tools: composition.tools,
+      loadedTools: () => composition.deferredTools.loaded(),
       maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
       validation: params.validation === true || params.validation === 'true',
       dataRelayCorrection: process.dataRelayCorrectionOverride,
