@@ -129,7 +129,8 @@ export function createServices(adapters: ServiceAdapters): Services {
   const tools: ToolCatalog = toolRegistry;
   const skills = new SkillResolver(cascade, templates, adapters.largeDocuments ? { largeParser: adapters.largeDocuments.skills } : {});
   const recipes = new RecipeLoader({ cascade, templates, ...(adapters.largeDocuments ? { largeParser: adapters.largeDocuments.recipes } : {}) });
-  const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
+  const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
+  const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools, engineTools: (name) => engines.get(name)?.allowedTools ?? [] });
   const manuals = new Manuals(cascade);
   const recipeCatalog = new RecipeCatalog({
     loader: recipes,
@@ -198,7 +199,6 @@ export function createServices(adapters: ServiceAdapters): Services {
     },
   });
   for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);
-  const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
   const turnRunner = new TurnRunner({
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
     toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines,

@@ -97,7 +97,8 @@ describe('computeToolPool (seed 004 §6, §6a, §6.2; seed 000 §5b)', () => {
 
 describe('tool budget (allowedToolsKeep / allowedToolsDropFirst under maxTools)', () => {
   it('defers dropFirst matches first, then the unranked from the end of the alphabet, and keeps keep matches', () => {
-    const result = pool({ keep: ['web_*'], dropFirst: ['doc_*'], maxTools: 3 });
+    // 5 places: tool_list and tool_describe take two of them once anything is deferred.
+    const result = pool({ keep: ['web_*'], dropFirst: ['doc_*'], maxTools: 5 });
     expect(result.primary).toEqual(['exec_run', 'respond', 'web_fetch']);
     expect(result.deferredByBudget).toEqual(['doc_write', 'doc_read', 'doc_purge']);
     expect(result.deferred).toEqual(['doc_purge', 'doc_read', 'doc_write']);
@@ -105,9 +106,15 @@ describe('tool budget (allowedToolsKeep / allowedToolsDropFirst under maxTools)'
   });
 
   it('lets keep win where an entry matches both lists', () => {
-    const result = pool({ keep: ['doc_read'], dropFirst: ['doc_*'], maxTools: 4 });
+    const result = pool({ keep: ['doc_read'], dropFirst: ['doc_*'], maxTools: 5 });
     expect(result.primary).toContain('doc_read');
-    expect(result.deferredByBudget).toEqual(['doc_write', 'doc_purge']);
+    expect(result.deferredByBudget).toEqual(['doc_write', 'doc_purge', 'web_fetch']);
+  });
+
+  it('keeps two places of maxTools for tool_list and tool_describe once anything is deferred', () => {
+    expect(pool({ maxTools: 6 }).primary).toHaveLength(6);
+    expect(pool({ maxTools: 5 }).primary).toHaveLength(3);
+    expect(pool({ defer: ['web_fetch'], maxTools: 5 }).primary).toHaveLength(3);
   });
 
   it('does nothing without maxTools or within budget', () => {

@@ -12,6 +12,7 @@
 import { expandSelectors, parseToolSelector } from '../tools/select';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { findUnresolvedTools, type UnresolvedTool } from '../tools/unresolved-tools';
+import { DEFERRED_META_TOOLS } from '../tools/deferred-tools';
 import { applyToolBudget } from './tool-budget';
 
 export interface ToolPoolInput {
@@ -77,7 +78,7 @@ export function computeToolPool(input: ToolPoolInput): ToolPool {
   const deferSet = new Set(expand(input.defer ?? []).names.filter((n) => allowed.has(n) && !promoted.has(n)));
   const byName = new Map(universe.map((t) => [t.name, t]));
   const candidates = [...allowed].filter((n) => !deferSet.has(n)).map((n) => byName.get(n)!);
-  const budget = applyToolBudget({ tools: candidates, keep: input.keep ?? [], dropFirst: input.dropFirst ?? [], maxTools: input.maxTools });
+  const budget = applyToolBudget({ tools: candidates, keep: input.keep ?? [], dropFirst: input.dropFirst ?? [], maxTools: surface(input.maxTools, deferSet.size > 0, candidates.length) });
 
   const deferred = [...deferSet, ...budget.deferred].sort();
   const deferredSet = new Set(deferred);
@@ -99,4 +100,13 @@ export function computeToolPool(input: ToolPoolInput): ToolPool {
       name, labels: byName.get(name)!.labels, placement: deferredSet.has(name) ? 'DEFERRED' as const : 'PRIMARY' as const,
     })),
   };
+}
+
+/**
+ * The budget for the pool's own tools: when anything is deferred, tool_list and tool_describe join
+ * the offered tools (tools/deferred-tools.ts), so they take two of the maxTools places.
+ */
+function surface(maxTools: number | null | undefined, deferring: boolean, candidates: number): number | null {
+  if (maxTools === null || maxTools === undefined) return null;
+  return deferring || candidates > maxTools ? Math.max(0, maxTools - DEFERRED_META_TOOLS.length) : maxTools;
 }

@@ -62,7 +62,10 @@ export function compositionFor(principal: Principal, process: Process, c: TurnCo
     ...c,
     sections: c.privacy.prompt ? c.sections.map((s) => ({ ...s, text: HIDDEN_PROMPT_TEXT })) : c.sections,
     system: c.privacy.prompt ? c.system.map((m) => ({ ...m, content: HIDDEN_PROMPT_TEXT })) : c.system,
-    pool: { ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed) },
+    pool: {
+      ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed),
+      details: c.pool.details.filter((t) => !hiddenTool.has(t.name)),
+    },
     tools: c.tools.filter((t) => !hiddenTool.has(t.name)),
     composedSkills: c.composedSkills.filter((n) => !hiddenSkill.has(n)),
     warnings: c.warnings.filter((w) => !hiddenSkill.has(w.skill)),
@@ -95,6 +98,7 @@ export function turnEventFor(principal: Principal, process: Process, event: Turn
         ...event,
         payload: {
           ...payload, sections, tools: tools(payload.tools), deferredTools: tools(payload.deferredTools),
+          ...(Array.isArray(payload.toolDetails) ? { toolDetails: payload.toolDetails.filter((t: { name?: unknown }) => typeof t.name !== 'string' || !hiddenTool.has(t.name)) } : {}),
           catalog: catalog && privacy.catalog ? { summary: HIDDEN_CATALOG_SUMMARY, cuts: bySkill(catalog.cuts) } : catalog,
           ...(privacy.prompt ? { redacted: true } : {}),
         },

@@ -287,6 +287,7 @@ export class TurnRunner {
         model: composition.model.model, provider: composition.model.provider, tier: composition.tier,
         sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
         tools: composition.pool.primary, deferredTools: composition.pool.deferred,
+        toolDetails: composition.pool.details, unresolvedTools: composition.pool.unresolvedTools,
         tokens: composition.budget.split, budget: composition.budget.summary, droppedHistory: composition.budget.dropped.length,
         catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
         // What the owner's USER layer contributed: others get this event redacted (prompt-visibility.ts).

@@ -460,6 +460,15 @@ export type PendingMessage = {
   readonly senderName: Scalars['String']['output'];
 };
 
+/** A tool of a pool: its labels are what `@label` selectors match. */
+export type PoolTool = {
+  readonly __typename?: 'PoolTool';
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  /** PRIMARY (offered with its schema) or DEFERRED (reached through tool_list / tool_describe). */
+  readonly placement: Scalars['String']['output'];
+};
+
 /** A running agent instance born from one recipe; its configuration is a snapshot taken at spawn. */
 export type Process = {
   readonly __typename?: 'Process';
@@ -1200,11 +1209,18 @@ export type Tenant = {
 export type ToolPool = {
   readonly __typename?: 'ToolPool';
   readonly allowed: ReadonlyArray<Scalars['String']['output']>;
+  /** Callable, but offered without their schema: the model lists them with tool_list and loads one with tool_describe. */
   readonly deferred: ReadonlyArray<Scalars['String']['output']>;
   readonly deferredByBudget: ReadonlyArray<Scalars['String']['output']>;
+  /** Every allowed tool with its labels and placement, by name. */
+  readonly details: ReadonlyArray<PoolTool>;
+  /** Offered with their schema. */
   readonly primary: ReadonlyArray<Scalars['String']['output']>;
   readonly removed: ReadonlyArray<Scalars['String']['output']>;
+  /** Entries that resolve to no tool, as written (see unresolvedTools for why). */
   readonly unresolved: ReadonlyArray<Scalars['String']['output']>;
+  /** Entries of the tool lists that resolve to no tool: not offered, not callable. */
+  readonly unresolvedTools: ReadonlyArray<UnresolvedTool>;
   readonly unrestricted: Scalars['Boolean']['output'];
 };
 
@@ -1257,6 +1273,8 @@ export type TurnPreview = {
   readonly tier: Scalars['String']['output'];
   /** Token split of the context window: { system, skills, history, tools, total, window }. */
   readonly tokens: Scalars['JSON']['output'];
+  /** The turn's tool pool: primary and deferred tools with their labels, and entries that resolve to no tool with the reason. */
+  readonly toolPool: ToolPool;
   readonly tools: ReadonlyArray<Scalars['String']['output']>;
   /** Every candidate skill's verdict for the next turn: on/off and why (issue 8). */
   readonly verdicts: ReadonlyArray<SkillVerdict>;
@@ -1269,6 +1287,16 @@ export type TurnScheduledEvent = ProcessEvent & {
   readonly processId: Scalars['ID']['output'];
   readonly reason: Scalars['String']['output'];
   readonly type: ProcessEventType;
+};
+
+/** A tool-list entry that resolves to no tool. */
+export type UnresolvedTool = {
+  readonly __typename?: 'UnresolvedTool';
+  /** The entry as written: a name, @label or prefix*. */
+  readonly entry: Scalars['String']['output'];
+  /** The list it is in: engine, allowedToolsAdd, allowedToolsRemove, allowedToolsKeep, allowedToolsDropFirst, allowedToolsDefer, or tools (a skill's). */
+  readonly field: Scalars['String']['output'];
+  readonly reason: Scalars['String']['output'];
 };
 
 export type User = {
@@ -1392,6 +1420,7 @@ export type ResolversTypes = {
   MessageQueuedEvent: ResolverTypeWrapper<ProcessEventModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PendingMessage: ResolverTypeWrapper<PendingMessageEntity>;
+  PoolTool: ResolverTypeWrapper<PoolTool>;
   Process: ResolverTypeWrapper<ProcessEntity>;
   ProcessEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessEventType: ProcessEventType;
@@ -1442,8 +1471,9 @@ export type ResolversTypes = {
   ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
   Turn: ResolverTypeWrapper<Turn>;
   TurnEvent: ResolverTypeWrapper<TurnEvent>;
-  TurnPreview: ResolverTypeWrapper<TurnPreview>;
+  TurnPreview: ResolverTypeWrapper<Omit<TurnPreview, 'toolPool'> & { toolPool: ResolversTypes['ToolPool'] }>;
   TurnScheduledEvent: ResolverTypeWrapper<ProcessEventModel>;
+  UnresolvedTool: ResolverTypeWrapper<UnresolvedTool>;
   User: ResolverTypeWrapper<UserEntity>;
   UserRole: UserRole;
 };
@@ -1478,6 +1508,7 @@ export type ResolversParentTypes = {
   MessageQueuedEvent: ProcessEventModel;
   Mutation: Record<PropertyKey, never>;
   PendingMessage: PendingMessageEntity;
+  PoolTool: PoolTool;
   Process: ProcessEntity;
   ProcessEvent: ProcessEventModel;
   ProcessSpawnedEvent: ProcessEventModel;
@@ -1518,8 +1549,9 @@ export type ResolversParentTypes = {
   ToolPool: ToolPoolEntity;
   Turn: Turn;
   TurnEvent: TurnEvent;
-  TurnPreview: TurnPreview;
+  TurnPreview: Omit<TurnPreview, 'toolPool'> & { toolPool: ResolversParentTypes['ToolPool'] };
   TurnScheduledEvent: ProcessEventModel;
+  UnresolvedTool: UnresolvedTool;
   User: UserEntity;
 };
 
@@ -1739,6 +1771,12 @@ export type PendingMessageResolvers<ContextType = GraphQLContext, ParentType ext
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   sender?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   senderName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PoolToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PoolTool'] = ResolversParentTypes['PoolTool']> = {
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  placement?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Process'] = ResolversParentTypes['Process']> = {
@@ -2118,9 +2156,11 @@ export type ToolPoolResolvers<ContextType = GraphQLContext, ParentType extends R
   allowed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   deferred?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   deferredByBudget?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  details?: Resolver<ReadonlyArray<ResolversTypes['PoolTool']>, ParentType, ContextType>;
   primary?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   removed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   unresolved?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  unresolvedTools?: Resolver<ReadonlyArray<ResolversTypes['UnresolvedTool']>, ParentType, ContextType>;
   unrestricted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
@@ -2158,6 +2198,7 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  toolPool?: Resolver<ResolversTypes['ToolPool'], ParentType, ContextType>;
   tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   verdicts?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType>;
 };
@@ -2169,6 +2210,12 @@ export type TurnScheduledEventResolvers<ContextType = GraphQLContext, ParentType
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type UnresolvedToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnresolvedTool'] = ResolversParentTypes['UnresolvedTool']> = {
+  entry?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
@@ -2204,6 +2251,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MessageQueuedEvent?: MessageQueuedEventResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   PendingMessage?: PendingMessageResolvers<ContextType>;
+  PoolTool?: PoolToolResolvers<ContextType>;
   Process?: ProcessResolvers<ContextType>;
   ProcessEvent?: ProcessEventResolvers<ContextType>;
   ProcessSpawnedEvent?: ProcessSpawnedEventResolvers<ContextType>;
@@ -2244,6 +2292,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   TurnEvent?: TurnEventResolvers<ContextType>;
   TurnPreview?: TurnPreviewResolvers<ContextType>;
   TurnScheduledEvent?: TurnScheduledEventResolvers<ContextType>;
+  UnresolvedTool?: UnresolvedToolResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };
 

@@ -9,7 +9,7 @@ export const turnQueries: QueryResolvers = {
     const c = await ctx.services.turns.preview(await ctx.principal(), processId);
     return {
       provider: c.model.provider, model: c.model.model, tier: c.tier, sections: c.sections,
-      tools: c.pool.primary, deferredTools: c.pool.deferred, allowedTools: c.pool.allowed,
+      tools: c.pool.primary, deferredTools: c.pool.deferred, allowedTools: c.pool.allowed, toolPool: c.pool,
       verdicts: c.verdicts, openSkills: [...c.openSkills.open], tokens: c.budget.split, budget: c.budget.summary,
       droppedHistory: c.budget.dropped.length, catalog: c.catalog ? { summary: c.catalog.summary, cuts: c.catalog.cuts } : null,
     };
