@@ -49,7 +49,7 @@ const REGISTER = `mutation R($sessionId: ID!, $tools: [ClientToolInput!]!) { reg
 const CALLS = `subscription C($sessionId: ID!) { clientToolCalls(sessionId: $sessionId) { callId } }`;
 
 /** Tools that no deployment of Vance implements: the old catalog listed them. */
-const NEVER_RUN = ['web_search', 'web_fetch', 'rag_query', 'doc_read', 'doc_write', 'whoami', 'memory_search'];
+const NEVER_RUN = ['web_search', 'web_fetch', 'rag_query', 'doc_read', 'doc_write', 'how_do_i', 'memory_search'];
 
 interface Ev { id: string; type: string; payload: any }
 
@@ -183,12 +183,12 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
 
   it('allowedToolsDefer: the deferred tools are callable but offered without schemas; tool_list lists them, tool_describe loads one', async () => {
     const resolved = (await s.gql(RESOLVE, { name: 'deferring' })).data!.resolveRecipe.tools;
-    expect(resolved.deferred).toEqual(['manual_read', 'process_spawn', 'process_status']);
+    expect(resolved.deferred).toEqual(['manual_read', 'process_list', 'process_spawn', 'process_status']);
     expect(resolved.primary).not.toContain('manual_read');
 
     const p = await spawn('deferring', 'deferring');
     const shown = await preview(p.id);
-    expect(shown.deferredTools).toEqual(['manual_read', 'process_spawn', 'process_status']);
+    expect(shown.deferredTools).toEqual(['manual_read', 'process_list', 'process_spawn', 'process_status']);
     expect(shown.tools).toEqual(expect.arrayContaining(['tool_list', 'tool_describe', 'manual_list']));
     for (const name of shown.deferredTools) expect(shown.tools).not.toContain(name);
     expect(shown.toolPool.details).toContainEqual({ name: 'manual_read', labels: ['read', 'docs'], placement: 'DEFERRED' });
@@ -198,7 +198,7 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
     expect(listed.calls[0]).not.toContain('manual_read');
     const stored = (await s.gql(MESSAGES, { id: p.id })).data!.messages.filter((m: any) => m.role === 'tool');
     const list = JSON.parse(stored[stored.length - 1].content);
-    expect(list.tools.map((t: any) => t.name)).toEqual(['process_spawn', 'process_status']);
+    expect(list.tools.map((t: any) => t.name)).toEqual(['process_list', 'process_spawn', 'process_status']);
     expect(list.tools[0].description.length).toBeGreaterThan(10);
 
     const described = await turn(p.id, 'call tool_describe {"name": "manual_read"}');
@@ -210,7 +210,7 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
     const direct = await turn(p.id, 'force manual_read {"name": "recipe-authoring"}');
     expect(toolResult(direct.events, 'manual_read')).toMatchObject({ isError: false });
     const composed = listed.events.find((e) => e.type === 'PromptComposed')!.payload;
-    expect(composed.deferredTools).toEqual(['manual_read', 'process_spawn', 'process_status']);
+    expect(composed.deferredTools).toEqual(['manual_read', 'process_list', 'process_spawn', 'process_status']);
     expect(composed.tools).toContain('tool_list');
   });
 

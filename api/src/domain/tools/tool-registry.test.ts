@@ -95,7 +95,7 @@ describe('ToolRegistry', () => {
     const fx = await createBuiltinFixture();
     const registry = new ToolRegistry(fx.tools);
     expect(registry.list().map((t) => t.name)).toEqual([
-      'respond', 'manual_list', 'manual_read', 'recipe_list', 'recipe_describe', 'process_spawn', 'process_status',
+      'respond', 'whoami', 'current_time', 'manual_list', 'manual_read', 'recipe_list', 'recipe_describe', 'process_spawn', 'process_status', 'process_list',
       'skill_reference_doc', 'workspace_read', 'workspace_list', 'workspace_write', 'workspace_delete',
     ]);
     for (const tool of fx.tools) {

@@ -14,6 +14,7 @@ import type { Manuals } from '../../recipes/manuals';
 import type { RecipeLoader } from '../../recipes/recipe-loader';
 import type { SkillResolver } from '../../skills/skill-resolver';
 import type { ServerTool } from '../server-tool';
+import { contextTools } from './context-tools';
 import { manualTools } from './manual-tools';
 import { processTools, type ProcessToolService } from './process-tools';
 import { recipeTools } from './recipe-tools';
@@ -36,6 +37,7 @@ export interface BuiltinToolDeps {
 export function createBuiltinTools(deps: BuiltinToolDeps): ServerTool[] {
   return [
     respondTool(),
+    ...contextTools(deps),
     ...manualTools(deps),
     ...recipeTools(deps),
     ...processTools(deps),
