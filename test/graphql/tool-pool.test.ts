@@ -164,6 +164,16 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
     expect(calls[0]).not.toContain('shell_exec');
   });
 
+  it('loads the bundled web-research recipe: its web tools are unresolved with the reason, its label removals still apply', async () => {
+    const r = await s.gql(RESOLVE, { name: 'web-research' });
+    expect(r.errors).toBeUndefined();
+    const tools = r.data!.resolveRecipe.tools;
+    expect(tools.unresolvedTools.filter((u: any) => u.field === 'allowedToolsAdd').map((u: any) => u.entry)).toEqual(['web_search', 'web_fetch']);
+    expect(tools.primary).toContain('respond');
+    expect(tools.primary).toContain('manual_read');
+    for (const name of ['workspace_write', 'workspace_delete', 'web_search']) expect(tools.allowed).not.toContain(name);
+  });
+
   it('resolves a plain name per turn once the session\'s client registers a tool of that name', async () => {
     const p = await spawn('wishful', 'desk-proc', 'desk');
     const client = s.ws();

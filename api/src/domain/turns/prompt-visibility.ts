@@ -65,6 +65,8 @@ export function compositionFor(principal: Principal, process: Process, c: TurnCo
     pool: {
       ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed),
       details: c.pool.details.filter((t) => !hiddenTool.has(t.name)),
+      // A private skill's `tools:` entries would name what it asks for: skills' unresolved entries are withheld then.
+      ...(c.privacy.skills.length > 0 ? withoutSkillEntries(c.pool.unresolvedTools) : {}),
     },
     tools: c.tools.filter((t) => !hiddenTool.has(t.name)),
     composedSkills: c.composedSkills.filter((n) => !hiddenSkill.has(n)),
@@ -99,6 +101,8 @@ export function turnEventFor(principal: Principal, process: Process, event: Turn
         payload: {
           ...payload, sections, tools: tools(payload.tools), deferredTools: tools(payload.deferredTools),
           ...(Array.isArray(payload.toolDetails) ? { toolDetails: payload.toolDetails.filter((t: { name?: unknown }) => typeof t.name !== 'string' || !hiddenTool.has(t.name)) } : {}),
+          ...(Array.isArray(payload.unresolvedTools) && privacy.skills.length > 0
+            ? { unresolvedTools: payload.unresolvedTools.filter((u: { field?: unknown }) => u.field !== 'tools') } : {}),
           catalog: catalog && privacy.catalog ? { summary: HIDDEN_CATALOG_SUMMARY, cuts: bySkill(catalog.cuts) } : catalog,
           ...(privacy.prompt ? { redacted: true } : {}),
         },
@@ -119,4 +123,9 @@ export function turnEventFor(principal: Principal, process: Process, event: Turn
     default:
       return recorded ? { ...event, payload } : event;
   }
+}
+
+function withoutSkillEntries(unresolved: TurnComposition['pool']['unresolvedTools']): Pick<TurnComposition['pool'], 'unresolved' | 'unresolvedTools'> {
+  const unresolvedTools = unresolved.filter((u) => u.field !== 'tools');
+  return { unresolvedTools, unresolved: [...new Set(unresolvedTools.map((u) => u.entry))] };
 }
