@@ -195,6 +195,7 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
     const resolved = (await s.gql(RESOLVE, { name: 'deferring' })).data!.resolveRecipe.tools;
     expect(resolved.deferred).toEqual(['manual_read', 'process_list', 'process_spawn', 'process_status']);
     expect(resolved.primary).not.toContain('manual_read');
+    expect(resolved.primary).toEqual(expect.arrayContaining(['tool_list', 'tool_describe']));
 
     const p = await spawn('deferring', 'deferring');
     const shown = await preview(p.id);

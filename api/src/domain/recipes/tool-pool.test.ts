@@ -78,6 +78,8 @@ describe('computeToolPool (seed 004 §6, §6a, §6.2; seed 000 §5b)', () => {
       { name: 'doc_write', labels: ['write'], placement: 'PRIMARY' },
       { name: 'exec_run', labels: ['executive', 'side-effect'], placement: 'DEFERRED' },
       { name: 'respond', labels: ['read'], placement: 'PRIMARY' },
+      { name: 'tool_describe', labels: ['read', 'tools'], placement: 'PRIMARY' },
+      { name: 'tool_list', labels: ['read', 'tools'], placement: 'PRIMARY' },
       { name: 'web_fetch', labels: ['read', 'side-effect'], placement: 'DEFERRED' },
     ]);
   });
@@ -91,7 +93,8 @@ describe('computeToolPool (seed 004 §6, §6a, §6.2; seed 000 §5b)', () => {
   it('defers allowedToolsDefer matches unless an add names them exactly', () => {
     const result = pool({ add: ['exec_run'], defer: ['@side-effect', '@write'] });
     expect(result.deferred).toEqual(['doc_purge', 'doc_write', 'web_fetch']);
-    expect(result.primary).toEqual(['doc_read', 'exec_run', 'respond']);
+    // The deferred tools are reached through tool_list and tool_describe, which join the primary tools.
+    expect(result.primary).toEqual(['doc_read', 'exec_run', 'respond', 'tool_describe', 'tool_list']);
   });
 });
 
@@ -99,10 +102,10 @@ describe('tool budget (allowedToolsKeep / allowedToolsDropFirst under maxTools)'
   it('defers dropFirst matches first, then the unranked from the end of the alphabet, and keeps keep matches', () => {
     // 5 places: tool_list and tool_describe take two of them once anything is deferred.
     const result = pool({ keep: ['web_*'], dropFirst: ['doc_*'], maxTools: 5 });
-    expect(result.primary).toEqual(['exec_run', 'respond', 'web_fetch']);
+    expect(result.primary).toEqual(['exec_run', 'respond', 'tool_describe', 'tool_list', 'web_fetch']);
     expect(result.deferredByBudget).toEqual(['doc_write', 'doc_read', 'doc_purge']);
     expect(result.deferred).toEqual(['doc_purge', 'doc_read', 'doc_write']);
-    expect(result.allowed).toHaveLength(6);
+    expect(result.allowed).toHaveLength(8);
   });
 
   it('lets keep win where an entry matches both lists', () => {
@@ -113,8 +116,10 @@ describe('tool budget (allowedToolsKeep / allowedToolsDropFirst under maxTools)'
 
   it('keeps two places of maxTools for tool_list and tool_describe once anything is deferred', () => {
     expect(pool({ maxTools: 6 }).primary).toHaveLength(6);
-    expect(pool({ maxTools: 5 }).primary).toHaveLength(3);
-    expect(pool({ defer: ['web_fetch'], maxTools: 5 }).primary).toHaveLength(3);
+    expect(pool({ maxTools: 5 }).primary).toHaveLength(5);
+    expect(pool({ maxTools: 5 }).primary).toEqual(expect.arrayContaining(['tool_list', 'tool_describe']));
+    expect(pool({ defer: ['web_fetch'], maxTools: 5 }).primary).toHaveLength(5);
+    expect(pool({}).primary).not.toContain('tool_list');
   });
 
   it('does nothing without maxTools or within budget', () => {

@@ -12,7 +12,7 @@
 import { expandSelectors, parseToolSelector } from '../tools/select';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { findUnresolvedTools, type UnresolvedTool } from '../tools/unresolved-tools';
-import { DEFERRED_META_TOOLS } from '../tools/deferred-tools';
+import { DEFERRED_META_DESCRIPTORS, DEFERRED_META_TOOLS } from '../tools/deferred-tools';
 import { applyToolBudget } from './tool-budget';
 
 export interface ToolPoolInput {
@@ -82,6 +82,12 @@ export function computeToolPool(input: ToolPoolInput): ToolPool {
 
   const deferred = [...deferSet, ...budget.deferred].sort();
   const deferredSet = new Set(deferred);
+  // Deferred tools are reached through tool_list/tool_describe (tools/deferred-tools.ts): part of the pool, so every preview shows them.
+  const meta = deferred.length === 0 ? [] : DEFERRED_META_DESCRIPTORS.filter((t) => !byName.has(t.name));
+  for (const t of meta) {
+    allowed.add(t.name);
+    byName.set(t.name, t);
+  }
   const unresolvedTools = findUnresolvedTools({
     engine: input.engineAllowed, allowedToolsAdd: input.add, allowedToolsRemove: input.remove, tools: skillTools,
     allowedToolsDefer: input.defer ?? [], allowedToolsKeep: input.keep ?? [], allowedToolsDropFirst: input.dropFirst ?? [],
@@ -89,7 +95,7 @@ export function computeToolPool(input: ToolPoolInput): ToolPool {
   return {
     unrestricted: input.engineAllowed.length === 0 && input.remove.length === 0,
     allowed: [...allowed].sort(),
-    primary: budget.primary,
+    primary: [...budget.primary, ...meta.map((t) => t.name)].sort(),
     deferred,
     deferredByBudget: budget.deferred,
     removed: removed.names.filter((n) => !allowed.has(n)).sort(),

@@ -7,11 +7,15 @@
  * call of the turn on (`DeferredToolShelf.loaded`): providers only accept calls to declared tools.
  */
 import type { ServerTool, ToolResult } from './server-tool';
+import type { ToolDescriptor } from './tool-descriptor';
 import type { ToolSpec } from './tool-registry';
 
 export const TOOL_LIST = 'tool_list';
 export const TOOL_DESCRIBE = 'tool_describe';
 export const DEFERRED_META_TOOLS: readonly string[] = [TOOL_LIST, TOOL_DESCRIBE];
+const META_LABELS: readonly string[] = ['read', 'tools'];
+/** What the tool pool lists for the meta-tools when anything is deferred (recipes/tool-pool.ts). */
+export const DEFERRED_META_DESCRIPTORS: readonly ToolDescriptor[] = DEFERRED_META_TOOLS.map((name) => ({ name, labels: META_LABELS }));
 
 /** A deferred tool: its spec (what tool_describe shows and loading offers) and labels. */
 export interface DeferredTool extends ToolSpec {
@@ -53,7 +57,7 @@ export function deferredMetaTools(shelf: DeferredToolShelf): ServerTool[] {
   const count = shelf.tools.length;
   const list: ServerTool = {
     name: TOOL_LIST,
-    labels: ['read', 'tools'],
+    labels: META_LABELS,
     description:
       `${count} more tool${count === 1 ? ' is' : 's are'} available to you without being loaded. List them (names, labels, one line each), ` +
       'optionally only those with one label; then load one with tool_describe(name) and call it by name.',
@@ -66,7 +70,7 @@ export function deferredMetaTools(shelf: DeferredToolShelf): ServerTool[] {
   };
   const describe: ServerTool = {
     name: TOOL_DESCRIBE,
-    labels: ['read', 'tools'],
+    labels: META_LABELS,
     description: 'The full description and parameter schema of one tool that tool_list lists. After this call the tool is loaded: call it by name.',
     parameters: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'], additionalProperties: false },
     async invoke(args) {

@@ -153,15 +153,14 @@ export class TurnComposer {
     const privacy = turnPrivacy(process, skillList, prepared.composedSkills, scriptTools, prepared.pickable);
     // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
     const own = [...scriptTools, ...pickerTools];
-    let pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
+    const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
     const specOf = (name: string) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name]));
     // Deferred tools go without their schemas; tool_list/tool_describe reach them (seed 004 §6, §6.2).
     const labelsOf = new Map(pool.details.map((t) => [t.name, t.labels]));
     const deferredTools = new DeferredToolShelf(pool.deferred.flatMap((name) => specOf(name).map((spec) => ({ ...spec, labels: labelsOf.get(name) ?? [] }))));
-    if (deferredTools.tools.length > 0) {
-      const meta = deferredMetaTools(deferredTools).filter((t) => !turnTools.has(t.name) && specOf(t.name).length === 0);
-      for (const tool of meta) turnTools.register(tool);
-      pool = withTools(pool, meta);
+    // The pool lists tool_list/tool_describe when anything is deferred; their implementations are the turn's.
+    for (const tool of deferredMetaTools(deferredTools)) {
+      if (pool.primary.includes(tool.name) && specOf(tool.name).length === 0) turnTools.register(tool);
     }
     const tools = pool.primary.flatMap(specOf);
     const partial = {
