@@ -160,8 +160,12 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
       { entry: 'shell_exec', field: 'tools', reason: expect.stringContaining("no tool of this deployment is called 'shell_exec'") },
       { entry: 'web_search', field: 'tools', reason: expect.stringContaining("no tool of this deployment is called 'web_search'") },
     ]);
-    const { calls } = await turn(p.id, 'go');
+    const { events, calls } = await turn(p.id, 'go');
     expect(calls[0]).not.toContain('shell_exec');
+    const composed = events.find((e) => e.type === 'PromptComposed')!.payload;
+    expect(composed.tools).not.toContain('shell_exec');
+    expect(composed.unresolvedTools).toEqual(shown.toolPool.unresolvedTools);
+    expect(composed.toolDetails).toEqual(shown.toolPool.details);
   });
 
   it('loads the bundled web-research recipe: its web tools are unresolved with the reason, its label removals still apply', async () => {
