@@ -5,7 +5,7 @@ import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../ap
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
 import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
-import { collect, eventually, startTestVance, type TestVance } from './harness';
+import { codeOf, collect, eventually, startTestVance, type TestVance } from './harness';
 
 /**
  * Issue 15, "tools that exist, or a diagnostic", over GraphQL: the catalog is what the deployment
@@ -136,6 +136,14 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
     expect([...calls[0]!].sort()).toEqual([...shown.tools].sort());
     const resolved = (await s.gql(RESOLVE, { name: 'default' })).data!.resolveRecipe.tools;
     expect(resolved.primary).toEqual(shown.toolPool.primary);
+
+    const catalog = (await s.gql(`{ toolCatalog { name labels description } }`)).data!.toolCatalog;
+    const names = catalog.map((t: any) => t.name);
+    for (const name of NEVER_RUN) expect(names).not.toContain(name);
+    expect(names).toEqual(expect.arrayContaining(['respond', 'whoami', 'current_time', 'process_list', 'manual_read', 'workspace_write']));
+    for (const name of shown.allowedTools) expect(names).toContain(name);
+    expect(catalog.find((t: any) => t.name === 'workspace_delete')).toMatchObject({ labels: ['write', 'destructive', 'workspace'], description: expect.any(String) });
+    expect(codeOf(await s.gql(`{ toolCatalog { name } }`, {}, null))).toBe('UNAUTHENTICATED');
   });
 
   it('reports a recipe\'s and a skill\'s tools that resolve to nothing as unresolved, with the reason, and does not list them', async () => {

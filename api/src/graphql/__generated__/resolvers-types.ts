@@ -55,6 +55,14 @@ export type ActiveSkill = {
   readonly source: Layer;
 };
 
+/** A server tool: `@label` selectors match its labels. */
+export type CatalogTool = {
+  readonly __typename?: 'CatalogTool';
+  readonly description: Scalars['String']['output'];
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+};
+
 /** A row of a process's chat log. */
 export type ChatLogMessage = {
   readonly __typename?: 'ChatLogMessage';
@@ -644,6 +652,8 @@ export type Query = {
   readonly skills: ReadonlyArray<Skill>;
   /** Every tenant for system admins, the caller's own otherwise. */
   readonly tenants: ReadonlyArray<Tenant>;
+  /** The server tools of this deployment with their labels: what recipe and skill tool lists select from (client tools come per session). */
+  readonly toolCatalog: ReadonlyArray<CatalogTool>;
   readonly turns: ReadonlyArray<Turn>;
   /** Every user of the caller's tenant for tenant and system admins, only the caller otherwise; by login. */
   readonly users: ReadonlyArray<User>;
@@ -1391,6 +1401,7 @@ export type ResolversTypes = {
   ActivationOutcome: ActivationOutcome;
   ActiveSkill: ResolverTypeWrapper<ActiveSkillRef>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CatalogTool: ResolverTypeWrapper<CatalogTool>;
   ChatLogMessage: ResolverTypeWrapper<ChatLogMessage>;
   ChildSpawnedEvent: ResolverTypeWrapper<ProcessEventModel>;
   ClientScript: ResolverTypeWrapper<ClientScript>;
@@ -1482,6 +1493,7 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   ActiveSkill: ActiveSkillRef;
   Boolean: Scalars['Boolean']['output'];
+  CatalogTool: CatalogTool;
   ChatLogMessage: ChatLogMessage;
   ChildSpawnedEvent: ProcessEventModel;
   ClientScript: ClientScript;
@@ -1563,6 +1575,12 @@ export type ActiveSkillResolvers<ContextType = GraphQLContext, ParentType extend
   oneShot?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+};
+
+export type CatalogToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CatalogTool'] = ResolversParentTypes['CatalogTool']> = {
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ChatLogMessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ChatLogMessage'] = ResolversParentTypes['ChatLogMessage']> = {
@@ -1876,6 +1894,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   skillTriggerTest?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType, RequireFields<QuerySkillTriggerTestArgs, 'messages'>>;
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
+  toolCatalog?: Resolver<ReadonlyArray<ResolversTypes['CatalogTool']>, ParentType, ContextType>;
   turns?: Resolver<ReadonlyArray<ResolversTypes['Turn']>, ParentType, ContextType, RequireFields<QueryTurnsArgs, 'processId'>>;
   users?: Resolver<ReadonlyArray<ResolversTypes['User']>, ParentType, ContextType>;
   validateDocument?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
@@ -2228,6 +2247,7 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 
 export type Resolvers<ContextType = GraphQLContext> = {
   ActiveSkill?: ActiveSkillResolvers<ContextType>;
+  CatalogTool?: CatalogToolResolvers<ContextType>;
   ChatLogMessage?: ChatLogMessageResolvers<ContextType>;
   ChildSpawnedEvent?: ChildSpawnedEventResolvers<ContextType>;
   ClientScript?: ClientScriptResolvers<ContextType>;
