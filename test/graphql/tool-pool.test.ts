@@ -190,13 +190,20 @@ describe.each(testDatabases())('tool pools, deferred tools and respond over Grap
     const p = await spawn('wishful', 'desk-proc', 'desk');
     const client = s.ws();
     const calls = await s.bus.listening(CLIENT_TOOL_CALLS_TOPIC, () => collect(client, CALLS, { sessionId: p.session.id }));
-    const registered = await s.gql(REGISTER, { sessionId: p.session.id, tools: [{ name: 'shell_exec', labels: ['shell'] }, { name: 'web_open', labels: ['web'] }] });
+    const registered = await s.gql(REGISTER, {
+      sessionId: p.session.id,
+      tools: [{ name: 'shell_exec', labels: ['shell'] }, { name: 'web_open', labels: ['web'] }, { name: 'web_snapshot', labels: ['web'], deferred: true }],
+    });
     expect(registered.errors).toBeUndefined();
     const shown = await preview(p.id);
     expect(shown.tools).toEqual(expect.arrayContaining(['shell_exec', 'web_open']));
     expect(shown.toolPool.unresolved).not.toContain('shell_exec');
     expect(shown.toolPool.unresolved).not.toContain('@web');
     expect(shown.toolPool.details).toContainEqual({ name: 'web_open', labels: ['web'], placement: 'PRIMARY' });
+    // Registered deferred: reached through tool_list / tool_describe, not offered with its schema.
+    expect(shown.deferredTools).toEqual(['web_snapshot']);
+    expect(shown.tools).toEqual(expect.arrayContaining(['tool_list', 'tool_describe']));
+    expect(shown.tools).not.toContain('web_snapshot');
     calls.stop();
     await client.dispose();
     await eventually(async () => (await s.gql(`query Q($id: ID!) { clientTools(sessionId: $id) { sessionId } }`, { id: p.session.id })).data!.clientTools === null);

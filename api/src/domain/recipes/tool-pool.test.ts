@@ -71,6 +71,14 @@ describe('computeToolPool (seed 004 §6, §6a, §6.2; seed 000 §5b)', () => {
     expect(result.unresolvedTools[0]!.reason).toBe("no tool name starts with 'client_'; the pattern resolves only when a connected client registers such a tool");
   });
 
+  it('keeps a tool registered deferred (a client pack) deferred unless an add names it (seed 004 §6.2)', () => {
+    const pack = [{ name: 'chrome__open', labels: ['browser'], deferred: true }, { name: 'chrome__snap', labels: ['browser'], deferred: true }];
+    const result = computeToolPool({ available: [...CATALOG, ...pack], engineAllowed: ['respond'], add: ['@browser', 'chrome__snap'], remove: [] });
+    expect(result.allowed).toEqual(['chrome__open', 'chrome__snap', 'respond', 'tool_describe', 'tool_list']);
+    expect(result.deferred).toEqual(['chrome__open']);
+    expect(result.primary).toEqual(['chrome__snap', 'respond', 'tool_describe', 'tool_list']);
+  });
+
   it('lists every allowed tool with its labels and placement', () => {
     const result = pool({ remove: ['@destructive'], defer: ['@side-effect'] });
     expect(result.details).toEqual([

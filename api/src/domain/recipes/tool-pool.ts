@@ -75,8 +75,10 @@ export function computeToolPool(input: ToolPoolInput): ToolPool {
   for (const name of skills.names) allowed.add(name);
 
   const promoted = new Set(input.add.map(parseToolSelector).flatMap((s) => (s?.kind === 'NAME' ? [s.name] : [])));
-  const deferSet = new Set(expand(input.defer ?? []).names.filter((n) => allowed.has(n) && !promoted.has(n)));
   const byName = new Map(universe.map((t) => [t.name, t]));
+  // A tool registered deferred stays deferred unless an add names it (seed 004 §6.2: "retain their own deferred() flag").
+  const flagged = [...allowed].filter((n) => byName.get(n)?.deferred === true);
+  const deferSet = new Set([...expand(input.defer ?? []).names, ...flagged].filter((n) => allowed.has(n) && !promoted.has(n)));
   const candidates = [...allowed].filter((n) => !deferSet.has(n)).map((n) => byName.get(n)!);
   const budget = applyToolBudget({ tools: candidates, keep: input.keep ?? [], dropFirst: input.dropFirst ?? [], maxTools: surface(input.maxTools, deferSet.size > 0, candidates.length) });
 

@@ -114,7 +114,7 @@ export class TurnComposer {
       templates,
       renderContext: { ...context, profileAppend: composed.profileAppend },
       toolInput: {
-        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description }))],
+        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description, deferred: t.deferred }))],
         engineAllowed: engine.allowedTools,
         add: adjustments.add, remove: adjustments.remove, keep: adjustments.keep, dropFirst: adjustments.dropFirst, defer: adjustments.defer,
         maxTools: positiveInt(params.maxTools) ?? null,

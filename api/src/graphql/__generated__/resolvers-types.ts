@@ -96,6 +96,7 @@ export type ClientScript = {
 
 export type ClientTool = {
   readonly __typename?: 'ClientTool';
+  readonly deferred: Scalars['Boolean']['output'];
   readonly description: Scalars['String']['output'];
   readonly labels: ReadonlyArray<Scalars['String']['output']>;
   readonly name: Scalars['String']['output'];
@@ -124,6 +125,8 @@ export type ClientToolCallKind =
 
 /** A tool a connected client (FOOT) offers to the turns of its session (seed 004 §6.2). */
 export type ClientToolInput = {
+  /** Offer it without its schema (reached through tool_list / tool_describe) unless a recipe's allowedToolsAdd names it. */
+  readonly deferred?: InputMaybe<Scalars['Boolean']['input']>;
   readonly description?: InputMaybe<Scalars['String']['input']>;
   /** Capabilities for `@label` selectors in recipes (lower-cased, without '@'). */
   readonly labels?: InputMaybe<ReadonlyArray<Scalars['String']['input']>>;
@@ -1611,6 +1614,7 @@ export type ClientScriptResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type ClientToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClientTool'] = ResolversParentTypes['ClientTool']> = {
+  deferred?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
