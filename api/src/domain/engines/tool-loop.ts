@@ -50,7 +50,8 @@ export async function runToolLoop(ctx: TurnContext): Promise<TurnResult> {
       }
     }
     // A respond call with a message is the reply; one without goes to dispatch, which says what is missing.
-    const respond = tools.some((t) => t.name === RESPOND_TOOL)
+    const respondOffered = tools.some((t) => t.name === RESPOND_TOOL);
+    const respond = respondOffered
       ? calls.find((c) => c.name === RESPOND_TOOL && !refusals.has(c) && respondMessage(c.arguments) !== null)
       : undefined;
     const work = respond ? calls.filter((c) => c !== respond) : calls;
@@ -80,7 +81,7 @@ export async function runToolLoop(ctx: TurnContext): Promise<TurnResult> {
       finishReason = 'stop';
     }
     if (ctx.validation && iterations < ctx.maxIterations) {
-      const correction = correctionFor({ anyToolCall, toolDataChars, replyChars }, new Set(corrections), ctx.dataRelayCorrection);
+      const correction = correctionFor({ anyToolCall, toolDataChars, replyChars, respondOffered }, new Set(corrections), ctx.dataRelayCorrection);
       if (correction) {
         corrections.push(correction.kind);
         conversation.push({ role: 'system', content: correction.text });

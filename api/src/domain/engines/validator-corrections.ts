@@ -10,6 +10,10 @@
 export const NO_TOOL_CALL_CORRECTION =
   'VALIDATION CHECK: your reply called no tool. If the task needs work, call the tool that does it now; '
   + 'if you are done, call respond with your final reply.';
+/** The same for a turn that is not offered respond (a recipe removed it). */
+export const NO_TOOL_CALL_CORRECTION_WITHOUT_RESPOND =
+  'VALIDATION CHECK: your reply called no tool. If the task needs work, call the tool that does it now; '
+  + 'if you are done, reply again with your final result.';
 
 export const DEFAULT_DATA_RELAY_CORRECTION =
   'VALIDATION CHECK: your tools returned %d characters of data, but your reply has only %d. '
@@ -24,10 +28,14 @@ export interface ReplyFacts {
   readonly anyToolCall: boolean;
   readonly toolDataChars: number;
   readonly replyChars: number;
+  /** Whether the turn offers respond (default true): the correction tells the model to use it. */
+  readonly respondOffered?: boolean;
 }
 
 export function correctionFor(facts: ReplyFacts, used: ReadonlySet<CorrectionKind>, dataRelayCorrection: string | null): { kind: CorrectionKind; text: string } | null {
-  if (!facts.anyToolCall && !used.has('no-tool-call')) return { kind: 'no-tool-call', text: NO_TOOL_CALL_CORRECTION };
+  if (!facts.anyToolCall && !used.has('no-tool-call')) {
+    return { kind: 'no-tool-call', text: facts.respondOffered === false ? NO_TOOL_CALL_CORRECTION_WITHOUT_RESPOND : NO_TOOL_CALL_CORRECTION };
+  }
   if (facts.toolDataChars >= DATA_RELAY_MIN_TOOL_CHARS && facts.replyChars <= DATA_RELAY_MAX_REPLY_CHARS && !used.has('data-relay-gap')) {
     const template = dataRelayCorrection && dataRelayCorrection.trim() !== '' ? dataRelayCorrection : DEFAULT_DATA_RELAY_CORRECTION;
     return { kind: 'data-relay-gap', text: formatSafe(template, facts.toolDataChars, facts.replyChars) };
