@@ -26,7 +26,7 @@ import { SkillSteer } from './domain/processes/skill-steer';
 import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
-import { builtinToolCatalog, type ToolCatalog } from './domain/tools';
+import type { ToolCatalog } from './domain/tools';
 import { ARTHUR_DEFAULT_PROMPT, arthurEngine, EnginePrompts, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
@@ -126,15 +126,18 @@ export function createServices(adapters: ServiceAdapters): Services {
   // Tool entries are checked against the catalog below (issue 15), read when a document is validated.
   const validator = adapters.documentChecker ?? inlineChecker(createDocumentValidator(templates, adapters.backtracking, { list: () => tools.list() }));
   const settings = new SettingsService(adapters.settingsStore, targets, adapters.defaultSettings, adapters.identityCacheTtlMs ?? 5_000);
-  const tools = builtinToolCatalog();
+  // The catalog is the registry itself: recipes, skills and previews see exactly the tools a turn can run
+  // (issue 15). It is filled below, once the services the built-in tools call exist.
+  const toolRegistry = new ToolRegistry();
+  const tools: ToolCatalog = toolRegistry;
   const skills = new SkillResolver(cascade, templates, adapters.largeDocuments ? { largeParser: adapters.largeDocuments.skills } : {});
   const documents = new DocumentService({
     targets, cascade, cache, validator, store: adapters.documentStore, maxDocumentBytes: adapters.maxDocumentBytes, siblings: skills,
   });
   const recipes = new RecipeLoader({ cascade, templates, ...(adapters.largeDocuments ? { largeParser: adapters.largeDocuments.recipes } : {}) });
-  const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools });
-  const manuals = new Manuals(cascade);
   const engines = new Map<string, Engine>([['ford', ford], ['arthur', arthurEngine(recipes)]]);
+  const recipeResolver = new RecipeResolver({ loader: recipes, templates, tools, engineTools: (name) => engines.get(name)?.allowedTools ?? [] });
+  const manuals = new Manuals(cascade);
   // The built-in texts are the fallback when no layer holds _vance/prompts/<engine>-prompt.md.
   const enginePrompts = new EnginePrompts(cascade, new Map([['ford', ford.defaultPrompt], ['arthur', ARTHUR_DEFAULT_PROMPT]]));
   const recipeCatalog = new RecipeCatalog({
@@ -209,7 +212,7 @@ export function createServices(adapters: ServiceAdapters): Services {
       return outcome.continueWith.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content }));
     },
   });
-  const toolRegistry = new ToolRegistry([...builtinTools, ...(adapters.extraTools ?? [])]);
+  for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);
   const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
     toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines, enginePrompts,

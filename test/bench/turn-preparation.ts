@@ -20,7 +20,7 @@
  * Numbers are printed, never asserted (DESIGN §9); every naive turn of the run is checked to agree
  * with ours on the same message (outside the timed window).
  */
-import { BUILTIN_TOOLS } from '../../api/src/domain/tools/builtin-tools';
+import type { ToolDescriptor } from '../../api/src/domain/tools/tool-descriptor';
 import { CachedDocumentReader } from '../../api/src/domain/cascade/document-cache';
 import { DocumentCascade } from '../../api/src/domain/cascade/document-cascade';
 import type { StoredLayer } from '../../api/src/domain/cascade/layer';
@@ -64,8 +64,46 @@ const SCOPE: CascadeScope = { tenantId: 't1', userProjectId: 'user-p', projectId
 const PROJECT_OF: Record<StoredLayer, string> = { USER: 'user-p', PROJECT: 'proj-p', VANCE: 'tenant-p' };
 const STORED: readonly StoredLayer[] = ['USER', 'PROJECT', 'VANCE'];
 const RENDER_CONTEXT = { recipe: 'analyze', engine: 'ford', mode: 'NORMAL', profile: 'web', params: { maxSteps: 6, language: 'en' } };
+/** A 34-tool catalog of the size and label mix the original platform's deployments have (the input's shape, not Vance's catalog). */
+const BENCH_CATALOG: readonly ToolDescriptor[] = [
+  { name: 'respond', labels: ['read', 'chat'] },
+  { name: 'whoami', labels: ['read'] },
+  { name: 'current_time', labels: ['read'] },
+  { name: 'how_do_i', labels: ['read', 'manual'] },
+  { name: 'manual_list', labels: ['read', 'docs'] },
+  { name: 'manual_read', labels: ['read', 'docs'] },
+  { name: 'recipe_list', labels: ['read', 'recipes'] },
+  { name: 'recipe_describe', labels: ['read', 'recipes'] },
+  { name: 'skill_reference_doc', labels: ['read', 'skills'] },
+  { name: 'process_spawn', labels: ['side-effect', 'executive', 'process'] },
+  { name: 'process_status', labels: ['read', 'process'] },
+  { name: 'process_list', labels: ['read', 'process'] },
+  { name: 'process_stop', labels: ['executive', 'process'] },
+  { name: 'workspace_read', labels: ['read', 'workspace'] },
+  { name: 'workspace_list', labels: ['read', 'workspace'] },
+  { name: 'workspace_write', labels: ['write', 'workspace'] },
+  { name: 'workspace_delete', labels: ['write', 'destructive', 'workspace'] },
+  { name: 'doc_read', labels: ['read', 'docs'] },
+  { name: 'doc_list', labels: ['read', 'docs'] },
+  { name: 'doc_find', labels: ['read', 'docs'] },
+  { name: 'doc_grep', labels: ['read', 'docs'] },
+  { name: 'doc_info', labels: ['read', 'docs'] },
+  { name: 'doc_link', labels: ['read', 'docs'] },
+  { name: 'doc_write', labels: ['write', 'docs'] },
+  { name: 'doc_edit', labels: ['write', 'docs'] },
+  { name: 'doc_append', labels: ['write', 'docs'] },
+  { name: 'doc_replace_lines', labels: ['write', 'docs'] },
+  { name: 'doc_delete', labels: ['write', 'destructive', 'docs'] },
+  { name: 'doc_restore', labels: ['write', 'destructive', 'docs'] },
+  { name: 'doc_purge', labels: ['write', 'destructive', 'docs'] },
+  { name: 'memory_search', labels: ['read', 'memory'] },
+  { name: 'rag_query', labels: ['read', 'rag'] },
+  { name: 'web_search', labels: ['read', 'side-effect', 'web'] },
+  { name: 'web_fetch', labels: ['read', 'side-effect', 'web'] },
+];
+
 const TOOL_INPUT: ToolPoolInput = {
-  available: BUILTIN_TOOLS,
+  available: BENCH_CATALOG,
   engineAllowed: ['respond', '@read'],
   add: ['doc_write', 'web_fetch'],
   remove: ['@destructive', 'web_search'],

@@ -18,7 +18,7 @@ const skill = (name: string, front: string[], body: string) =>
 const OWNER_DOCS: Record<string, string> = {
   '_vance/skills/zq-private-skill/SKILL.md': skill('zq-private-skill', ['scripts:', '  - name: peek', '    target: BRAIN', '    file: scripts/peek.js'], 'zq-private skill body.'),
   '_vance/skills/zq-private-skill/scripts/peek.js': '"zq-private script"',
-  '_vance/skills/zq-private-always/SKILL.md': skill('zq-private-always', ['when: always'], 'zq-private always body.'),
+  '_vance/skills/zq-private-always/SKILL.md': skill('zq-private-always', ['when: always', 'tools: [zq-private-shell]'], 'zq-private always body.'),
   '_vance/skills/shadow/SKILL.md': skill('shadow', [], 'zq-private shadow body.'),
   '_vance/manuals/zq-private-manual.md': 'zq-private manual text.',
   '_vance/recipes/zq-private-recipe.yaml': 'description: zq-private recipe\nengine: ford\npromptPrefix: "zq-private recipe prompt."\nparams:\n  validation: false\n',
@@ -137,10 +137,13 @@ describe.each(testDatabases())("the owner's USER layer under another's hands ($n
   });
 
   it("previews the owner's next turn for non-owners without what the USER layer contributes", async () => {
-    const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } tools allowedTools deferredTools verdicts { skill on reason } openSkills catalog request { messages { role content } tools { name labels } } } }`;
+    const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } tools allowedTools deferredTools verdicts { skill on reason } openSkills catalog
+      toolPool { unresolved unresolvedTools { entry field reason } details { name labels placement } } request { messages { role content } tools { name labels } } } }`;
     const own = (await t.gql(PREVIEW, { id }, owner)).data!.composeTurnPreview;
     const mine = JSON.stringify(own);
     expect(mine).toContain('zq-private always body.');
+    // A private skill's tools: entry that resolves to nothing is the owner's to see (issue 15).
+    expect(own.toolPool.unresolved).toContain('zq-private-shell');
     expect(own.verdicts.map((v: { skill: string }) => v.skill)).toContain('zq-private-always');
     expect(own.tools.some((n: string) => n.includes('zq-private-skill'))).toBe(true);
     // The request (issue 15) carries the same prompt and tools: withheld alike.
@@ -168,6 +171,7 @@ describe.each(testDatabases())("the owner's USER layer under another's hands ($n
     const mine = await read(done);
     expect(mine.at(-1)!.type).toBe('TurnFinished');
     expect(JSON.stringify(mine.filter((e) => e.type === 'PromptComposed'))).toContain('zq-private always body.');
+    expect(JSON.stringify(mine.filter((e) => e.type === 'PromptComposed'))).toContain('zq-private-shell');
     for (const [, token] of others()) {
       // A replay from the start: the same stored events, each redacted for this caller.
       const theirs = await read(collect<{ turnEvents: Ev }>(t.ws(token), EVENTS, { id, after: null }));

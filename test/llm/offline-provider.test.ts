@@ -50,6 +50,20 @@ describe('OfflineProvider', () => {
     expect(await collect(provider.stream(request(messages)))).toEqual(await collect(provider.stream(request(messages))));
   });
 
+  it('answers through respond when it is offered (seed 004 §5a), with the text it would have streamed', async () => {
+    const respond: ToolSpec = { name: 'respond', description: 'Reply', parameters: { type: 'object', properties: { message: { type: 'string' } } } };
+    const messages: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    const events = await collect(provider.stream(request(messages, { tools: [respond] })));
+    expect(events).toEqual([
+      { type: 'tool-call', call: { id: 'offline-call-1', name: 'respond', arguments: { message: 'Offline model (no provider configured). You said: hi\n[system prompt: 0 chars in 0 messages; tools: respond]' } } },
+      { type: 'finish', reason: 'tool-calls', usage: { inputTokens: 1, outputTokens: expect.any(Number) } },
+    ]);
+    expect(text(events)).toBe('');
+    // A tool call line is still a tool call.
+    const called = await collect(provider.stream(request([{ role: 'user', content: 'call workspace_read {"path": "a"}' }], { tools: [...TOOLS, respond] })));
+    expect(called[0]).toMatchObject({ type: 'tool-call', call: { name: 'workspace_read' } });
+  });
+
   it('says "tools: none" when no tools are offered', async () => {
     const events = await collect(provider.stream(request([{ role: 'user', content: 'hi' }], { tools: [] })));
     expect(text(events)).toContain('tools: none]');

@@ -8,8 +8,9 @@ import { RecipeLoader, RecipeResolver, recipeDocumentKind } from '../../api/src/
 import { StaticSettings } from '../../api/src/domain/settings';
 import { SkillResolver, skillDocumentKind } from '../../api/src/domain/skills';
 import { InMemoryDocumentStore } from '../../api/src/domain/testing';
-import { builtinToolCatalog } from '../../api/src/domain/tools';
 import { ARTHUR_DEFAULT_PROMPT, ENGINE_NAMES, enginePromptPath, FORD_DEFAULT_PROMPT } from '../../api/src/domain/engines';
+import { createBuiltinFixture } from '../../api/src/domain/tools/builtin/builtin-fixture';
+import { ToolRegistry } from '../../api/src/domain/tools/tool-registry';
 import { NunjucksTemplateEngine } from '../../api/src/templates';
 
 // The sweep of STYLE.md: everything we ship in vance-defaults/ loads with zero diagnostics,
@@ -48,7 +49,7 @@ describe('the bundled defaults', () => {
     const review = skills.find((s) => s.name === 'code-review')!;
     expect(review.references.every((r) => r.content !== null)).toBe(true);
     const loader = new RecipeLoader({ cascade, templates });
-    const resolver = new RecipeResolver({ loader, templates, tools: builtinToolCatalog() });
+    const resolver = new RecipeResolver({ loader, templates, tools: new ToolRegistry((await createBuiltinFixture()).tools) });
     const settings = new StaticSettings({ 'ai.default.provider': 'openai', 'ai.default.model': 'gpt-4o' });
     for (const name of ['default', 'arthur', 'ford', 'quick-lookup', 'analyze', 'web-research', 'code-read', 'completion-guard']) {
       for (const profile of ['foot', 'web', 'mobile']) {

@@ -5,7 +5,8 @@
  *                                paths as given; a path that cannot be read is one error line; exit 1
  *                                on errors.
  */
-import { builtinToolCatalog } from '../domain/tools/builtin-tools';
+import { builtinToolDescriptors } from '../domain/tools/builtin/create-builtin-tools';
+import { StaticToolCatalog } from '../domain/tools/tool-descriptor';
 import { RecheckAnalyser } from '../regex-analysis';
 import { NunjucksTemplateEngine } from '../templates';
 import { createDocumentValidator } from '../validation/document-validators';
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // An author's own run: a patient analysis (a second per pattern), no per-minute budget to share.
   const backtracking = new RecheckAnalyser({ timeoutMs: 1_000, budgetMsPerMinute: 60_000 });
   // Tool entries are checked against the built-in catalog: a folder is linted without a server.
-  const validator = createDocumentValidator(templates, backtracking, builtinToolCatalog());
+  const validator = createDocumentValidator(templates, backtracking, new StaticToolCatalog(builtinToolDescriptors()));
   const report = await lint(roots, validator);
   console.log(json ? formatJson(report) : formatText(report));
   return report.errors > 0 ? 1 : 0;

@@ -25,6 +25,10 @@
  *      `Tool <name> returned: <first 200 chars of the result>`  (or `Tool <name> failed: ...`)
  *    streamed in chunks, then `finish` 'stop'.
  *
+ * 4. respond (seed 004 §5a). When `respond` is among `request.tools`, every text answer of 1.–3. is
+ *    given as one `respond` tool call `{ message: <the text> }` (finish 'tool-calls') instead of
+ *    text deltas — as a model following the convention does, so a validated turn takes one call.
+ *
  * Sampling: `maxTokens` caps the answer at that many words (finish 'length'); `stopSequences` cut the
  * answer before the first match (finish 'stop'); the rest is ignored. Usage counts words: input = all
  * message contents (+ tool-call arguments), output = the words produced (a tool call counts its name and
@@ -32,6 +36,7 @@
  */
 import type { ChatMessage, ChatToolCall, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
 import { toolArgumentTextProblem } from '../domain/tools/tool-call-bounds';
+import { RESPOND_TOOL } from '../domain/tools/builtin/respond-tool';
 
 export const OFFLINE_PROVIDER_NAME = 'offline';
 export const OFFLINE_MODEL = 'offline-echo';
@@ -68,6 +73,13 @@ export class OfflineProvider implements ModelProvider {
     }
 
     const { text, reason } = applySampling(plan.text, request);
+    if (request.tools.some((t) => t.name === RESPOND_TOOL)) {
+      await this.pause();
+      throwIfAborted(request.signal);
+      yield { type: 'tool-call', call: { id: `offline-call-${countToolCalls(request.messages) + 1}`, name: RESPOND_TOOL, arguments: { message: text } } };
+      yield { type: 'finish', reason: 'tool-calls', usage: { inputTokens, outputTokens: countWords(text) } };
+      return;
+    }
     for (const chunk of chunkWords(text)) {
       await this.pause();
       throwIfAborted(request.signal);

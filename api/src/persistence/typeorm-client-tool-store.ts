@@ -119,6 +119,7 @@ function toSpec(value: unknown): ClientToolSpec[] {
     description: typeof value.description === 'string' ? value.description : '',
     labels: Array.isArray(value.labels) ? value.labels.filter((l): l is string => typeof l === 'string') : [],
     parameters: isRecord(value.parameters) ? value.parameters : { type: 'object' },
+    deferred: value.deferred === true,
   }];
 }
 

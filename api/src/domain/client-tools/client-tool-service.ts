@@ -52,6 +52,7 @@ export interface ClientToolInput {
   readonly description?: string | null;
   readonly labels?: readonly string[] | null;
   readonly parameters?: unknown;
+  readonly deferred?: boolean | null;
 }
 
 /** What the model sees for a routed call. */
@@ -244,6 +245,6 @@ function validateTools(input: readonly ClientToolInput[]): ClientToolSpec[] {
     if (JSON.stringify(parameters).length > MAX_SCHEMA_CHARS) {
       throw new InvalidInputError('INVALID_CLIENT_TOOLS', `${at}.parameters: at most ${MAX_SCHEMA_CHARS} characters of JSON`, `${at}.parameters`);
     }
-    return { name, description: description || `Client tool ${name}`, labels, parameters: parameters as Record<string, unknown> };
+    return { name, description: description || `Client tool ${name}`, labels, parameters: parameters as Record<string, unknown>, deferred: tool.deferred === true };
   });
 }

@@ -11,6 +11,8 @@ export interface ClientToolSpec {
   readonly labels: readonly string[];
   /** JSON schema of type object (checked by the client; the server only checks the shape). */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** Offered without its schema unless a recipe names it (seed 004 §6.2, a pack's `defaultDeferred`). */
+  readonly deferred: boolean;
 }
 
 export interface ClientToolRegistration {

@@ -15,9 +15,10 @@ export const ARTHUR_DEFAULT_PROMPT = [
 
 export const RECIPE_CATALOG_HEADER = '## Available worker recipes';
 
-/** The tools arthur works with; recipes add more. */
+/** The tools arthur works with; recipes add more. `respond` is the reply (seed 004 §5a). */
 export const ARTHUR_TOOLS: readonly string[] = [
-  'process_spawn', 'process_status', 'recipe_list', 'recipe_describe', 'manual_list', 'manual_read', 'skill_reference_doc',
+  'respond', 'whoami', 'current_time', 'process_spawn', 'process_status', 'process_list',
+  'recipe_list', 'recipe_describe', 'manual_list', 'manual_read', 'skill_reference_doc',
 ];
 
 /**

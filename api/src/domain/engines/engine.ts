@@ -35,6 +35,8 @@ export interface TurnContext {
   readonly history: readonly ChatMessage[];
   /** Tools offered with their schema. */
   readonly tools: readonly ToolSpec[];
+  /** Deferred tools tool_describe loaded so far this turn: offered too from the next model call on. */
+  loadedTools?(): readonly ToolSpec[];
   readonly maxIterations: number;
   /** params.validation: the validator corrections of seed 004 §5a. */
   readonly validation: boolean;

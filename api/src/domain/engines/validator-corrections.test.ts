@@ -17,6 +17,9 @@ describe('correctionFor', () => {
   it('no-tool-call when the turn called no tool, once', () => {
     expect(correctionFor({ anyToolCall: false, toolDataChars: 0, replyChars: 10 }, new Set(), null)).toEqual({ kind: 'no-tool-call', text: NO_TOOL_CALL_CORRECTION });
     expect(correctionFor({ anyToolCall: false, toolDataChars: 0, replyChars: 10 }, new Set(['no-tool-call']), null)).toBeNull();
+    expect(NO_TOOL_CALL_CORRECTION).toContain('call respond');
+    // Without respond on offer, the correction does not send the model to a tool it does not have.
+    expect(correctionFor({ anyToolCall: false, toolDataChars: 0, replyChars: 10, respondOffered: false }, new Set(), null)!.text).not.toContain('respond');
   });
   it('data-relay-gap at ≥ 500 tool characters and ≤ 200 reply characters, with the recipe wording or the default', () => {
     expect(correctionFor({ anyToolCall: true, toolDataChars: 500, replyChars: 200 }, new Set(), 'got %d, said %d')).toEqual({ kind: 'data-relay-gap', text: 'got 500, said 200' });

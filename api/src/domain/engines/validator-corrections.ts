@@ -1,12 +1,17 @@
 /**
  * Validator corrections (seed 004 §5a): with params.validation on, a turn whose reply shows a failure
  * pattern gets one corrective system message and another model round. Structural, not regex-based:
- *  - no-tool-call: the turn's replies contained no tool call at all (engine wording, no override);
+ *  - no-tool-call: the turn's replies contained no tool call at all — neither a work tool nor
+ *    `respond` (engine wording, no override: it tells the model to reply through respond);
  *  - data-relay-gap: tools returned ≥ 500 characters this turn, the reply has ≤ 200 (recipe
  *    `dataRelayCorrection`, a format string with two %d: tool data characters, reply length).
  * Each fires at most once per turn.
  */
 export const NO_TOOL_CALL_CORRECTION =
+  'VALIDATION CHECK: your reply called no tool. If the task needs work, call the tool that does it now; '
+  + 'if you are done, call respond with your final reply.';
+/** The same for a turn that is not offered respond (a recipe removed it). */
+export const NO_TOOL_CALL_CORRECTION_WITHOUT_RESPOND =
   'VALIDATION CHECK: your reply called no tool. If the task needs work, call the tool that does it now; '
   + 'if you are done, reply again with your final result.';
 
@@ -23,10 +28,14 @@ export interface ReplyFacts {
   readonly anyToolCall: boolean;
   readonly toolDataChars: number;
   readonly replyChars: number;
+  /** Whether the turn offers respond (default true): the correction tells the model to use it. */
+  readonly respondOffered?: boolean;
 }
 
 export function correctionFor(facts: ReplyFacts, used: ReadonlySet<CorrectionKind>, dataRelayCorrection: string | null): { kind: CorrectionKind; text: string } | null {
-  if (!facts.anyToolCall && !used.has('no-tool-call')) return { kind: 'no-tool-call', text: NO_TOOL_CALL_CORRECTION };
+  if (!facts.anyToolCall && !used.has('no-tool-call')) {
+    return { kind: 'no-tool-call', text: facts.respondOffered === false ? NO_TOOL_CALL_CORRECTION_WITHOUT_RESPOND : NO_TOOL_CALL_CORRECTION };
+  }
   if (facts.toolDataChars >= DATA_RELAY_MIN_TOOL_CHARS && facts.replyChars <= DATA_RELAY_MAX_REPLY_CHARS && !used.has('data-relay-gap')) {
     const template = dataRelayCorrection && dataRelayCorrection.trim() !== '' ? dataRelayCorrection : DEFAULT_DATA_RELAY_CORRECTION;
     return { kind: 'data-relay-gap', text: formatSafe(template, facts.toolDataChars, facts.replyChars) };

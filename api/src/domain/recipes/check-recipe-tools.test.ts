@@ -33,9 +33,9 @@ describe('recipe tool entries that select no tool of the catalog', () => {
       ['WARNING', 10, 26, 'profiles.web.allowedToolsRemove[0]'],
     ]);
     const messages = result.diagnostics.map((d) => d.message);
-    expect(messages[0]).toMatch(/no server tool carries the label @web/);
-    expect(messages[1]).toMatch(/no server tool is named 'web_search'.*client offers a tool of that name/);
-    expect(messages[2]).toMatch(/no server tool name starts with 'shell_'/);
+    expect(messages[0]).toMatch(/label @web matches no tool/);
+    expect(messages[1]).toMatch(/no tool of this deployment is called 'web_search'.*connected client registers it/);
+    expect(messages[2]).toMatch(/no tool name starts with 'shell_'/);
   });
 
   it('leaves the client-tool namespace alone: client_* entries are the connected client\'s by convention', () => {

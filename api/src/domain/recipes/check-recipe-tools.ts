@@ -5,7 +5,7 @@
  * validator of putDocument, validateDocument and `vance lint`; loading for a turn skips it. Walks
  * the YAML values as written, so each warning has its entry's own line.
  */
-import { unresolvedToolProblem } from '../tools/unresolved-tool';
+import { unresolvedToolProblem } from '../tools/unresolved-tools';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import type { RecipeDiagnostics, YamlPath } from './recipe-diagnostics';
 import { isPlainMap, type PlainMap } from './read-fields';

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../errors';
 import { DomainError } from '../errors';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { ToolCatalog } from '../tools/tool-descriptor';
+import { positiveInt } from '../shared/positive-int';
 import { UnknownModelError } from './errors';
 import { readModelSize, StaticModelCatalog, tierFor, type ModelCatalog } from './model-catalog';
 import { modelSpecOf, resolveModel } from './model-alias';
@@ -26,6 +27,8 @@ export interface RecipeResolverDeps {
   readonly loader: RecipeLoader;
   readonly templates: TemplateEngine;
   readonly tools: ToolCatalog;
+  /** An engine's default tool whitelist (seed 004 §6.1), so the preview's pool is the turn's. */
+  readonly engineTools?: (engine: string) => readonly string[];
   readonly models?: ModelCatalog;
   /** Providers a model spec may name directly; REGISTERED_PROVIDERS by default. */
   readonly providers?: readonly string[];
@@ -59,7 +62,7 @@ export class RecipeResolver {
     const model = await this.resolveModelInfo(request, merged.params, warnings, recipe, fromCaller);
     const { sampling, dropped } = resolveSampling({ params: merged.params });
     for (const d of dropped.filter((x) => fromCaller(x.key))) warnings.push(warning(`params.${d.key}`, `params.${d.key} = ${JSON.stringify(d.value)} was dropped: ${d.reason}`, recipe));
-    const tools = this.toolPool(request, request.engineAllowedTools ?? defaults?.allowedTools ?? [], recipe, selection.block, warnings);
+    const tools = this.toolPool(request, recipe, selection.block, engine, merged.params, warnings, defaults?.allowedTools);
 
     const renderContext = this.renderContext(request, selection.profile, recipe, engine, merged.params, model);
     const prompt: RecipePromptTemplates = {
@@ -120,20 +123,25 @@ export class RecipeResolver {
   }
 
   /** Seed 004 §6/§6a: engine base, recipe and profile lists, skills; catalog plus client tools. */
-  private toolPool(request: ResolveRecipeRequest, engineAllowed: readonly string[], recipe: Recipe | null, block: RecipeProfile | null, warnings: Diagnostic[]): ToolPool {
+  private toolPool(
+    request: ResolveRecipeRequest, recipe: Recipe | null, block: RecipeProfile | null, engine: string, params: Readonly<Record<string, unknown>>, warnings: Diagnostic[],
+    engineAllowed?: readonly string[],
+  ): ToolPool {
+    // The turn takes maxTools from the process's params (turns/turn-composer.ts); so does the preview.
+    const maxTools = request.maxTools ?? positiveInt(params.maxTools) ?? null;
     const tools = computeToolPool({
       available: [...this.deps.tools.list(), ...(request.clientTools ?? [])],
-      engineAllowed,
+      engineAllowed: request.engineAllowedTools ?? engineAllowed ?? this.deps.engineTools?.(engine) ?? [],
       add: [...(recipe?.allowedToolsAdd ?? []), ...(block?.allowedToolsAdd ?? [])],
       remove: [...(recipe?.allowedToolsRemove ?? []), ...(block?.allowedToolsRemove ?? [])],
       skillTools: request.skillTools ?? [],
       defer: recipe?.allowedToolsDefer ?? [],
       keep: recipe?.allowedToolsKeep ?? [],
       dropFirst: recipe?.allowedToolsDropFirst ?? [],
-      maxTools: request.maxTools ?? null,
+      maxTools,
     });
     if (tools.keepOverflow.length > 0) {
-      warnings.push(warning('allowedToolsKeep', `maxTools ${request.maxTools} is smaller than the keep list; deferred anyway: ${tools.keepOverflow.join(', ')}`, recipe));
+      warnings.push(warning('allowedToolsKeep', `maxTools ${maxTools} is smaller than the keep list; deferred anyway: ${tools.keepOverflow.join(', ')}`, recipe));
     }
     return tools;
   }

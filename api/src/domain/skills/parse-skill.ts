@@ -4,7 +4,7 @@ import { YamlSource } from '../shared/yaml-source';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { BacktrackingAnalyser } from './backtracking-analyser';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
-import { unresolvedToolProblem } from '../tools/unresolved-tool';
+import { unresolvedToolProblem } from '../tools/unresolved-tools';
 import { FrontmatterReader } from './frontmatter-reader';
 import { readInvocationPolicy } from './invocation-policy';
 import { ALL_TOP_LEVEL_KEYS, CLAUDE_EXTRA_KEYS } from './known-keys';

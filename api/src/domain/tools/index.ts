@@ -1,6 +1,5 @@
-/** Tool descriptors, the catalog port, selector matching and the built-in tool list. */
+/** Tool descriptors, the catalog port, selector matching and why an entry resolves to no tool. */
 export * from './tool-descriptor';
 export * from './select';
-export * from './unresolved-tool';
-export * from './builtin-tools';
+export * from './unresolved-tools';
 export * from './server-tool';

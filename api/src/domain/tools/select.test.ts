@@ -34,9 +34,10 @@ describe('tool selectors', () => {
     expect(anySelects(['@read', 'web_*'], purge)).toBe(false);
   });
 
-  it('expands entries against the known tools and keeps an unknown plain name (a client tool)', () => {
+  // Issue 15: an unknown plain name was kept, so previews listed tools the model never got.
+  it('expands entries against the known tools; an unknown plain name expands to nothing like any selector', () => {
     const expansion = expandSelectors(['@write', 'client_exec_run', '@browser', 'zzz_*'], TOOLS);
-    expect(expansion.names).toEqual(['doc_write', 'doc_purge', 'client_exec_run']);
+    expect(expansion.names).toEqual(['doc_write', 'doc_purge']);
     expect(expansion.unmatched).toEqual(['client_exec_run', '@browser', 'zzz_*']);
   });
 });

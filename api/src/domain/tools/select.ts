@@ -2,8 +2,9 @@
  * Tool selectors (seed 004 §2, §6, §6.2): a tool list entry is a name (`doc_write`), a label
  * selector (`@write` — every tool carrying that label) or a prefix pattern (`doc_*`, only a
  * trailing `*`). Used by the recipe tool pool (recipes/tool-pool.ts) for add/remove/keep/dropFirst
- * and later for client tools. An unresolved selector expands to nothing (seed 004 §6.2); a plain
- * name is kept even when no catalog knows it, because client tools are only known per turn.
+ * and for client tools. An unresolved selector — a plain name included — expands to nothing
+ * (seed 004 §6.2): client tools are known per turn and are part of the universe then;
+ * unresolved-tools.ts says why an entry resolved to nothing.
  */
 import type { ToolDescriptor } from './tool-descriptor';
 
@@ -54,32 +55,24 @@ export function matchesSelector(tool: ToolDescriptor, selector: ToolSelector): b
 }
 
 export interface SelectorExpansion {
-  /** Matched tool names, in universe order, then names not in the universe in entry order. */
+  /** Matched tool names, in universe order. */
   readonly names: readonly string[];
-  /** Entries that matched nothing in the universe (plain names are still kept in `names`). */
+  /** Entries that matched nothing in the universe. */
   readonly unmatched: readonly string[];
 }
 
-/**
- * Expands entries against the known tools. Invalid entries are ignored (the recipe parser reports
- * them); a plain name outside the universe is kept — it may be a client tool of the turn.
- */
+/** Expands entries against the known tools. Invalid entries are ignored (the recipe parser reports them). */
 export function expandSelectors(entries: readonly string[], universe: readonly ToolDescriptor[]): SelectorExpansion {
   const matched = new Set<string>();
-  const extra: string[] = [];
   const unmatched: string[] = [];
   for (const entry of entries) {
     const selector = parseToolSelector(entry);
     if (!selector) continue;
     const hits = universe.filter((tool) => matchesSelector(tool, selector));
     for (const hit of hits) matched.add(hit.name);
-    if (hits.length > 0) continue;
-    unmatched.push(entry.trim());
-    if (selector.kind === 'NAME' && !extra.includes(selector.name)) extra.push(selector.name);
+    if (hits.length === 0) unmatched.push(entry.trim());
   }
-  const names = new Set(universe.filter((t) => matched.has(t.name)).map((t) => t.name));
-  for (const name of extra) names.add(name);
-  return { names: [...names], unmatched };
+  return { names: [...new Set(universe.filter((t) => matched.has(t.name)).map((t) => t.name))], unmatched };
 }
 
 /** Whether any of the entries selects the tool. */

@@ -10,6 +10,8 @@ export interface ToolDescriptor {
   /** Lower-case, without the `@` (`write`, `side-effect`, …). */
   readonly labels: readonly string[];
   readonly description?: string;
+  /** Offered without its schema unless a recipe's add names it (a client tool registered deferred, seed 004 §6.2). */
+  readonly deferred?: boolean;
 }
 
 export interface ToolCatalog {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { NotFoundError } from '../errors';
-import { BUILTIN_TOOLS } from './builtin-tools';
+import { expandSelectors } from './select';
 import { createBuiltinFixture } from './builtin/builtin-fixture';
 import { objectSchema } from './builtin/json-schema';
 import type { ServerTool, ToolInvocationContext } from './server-tool';
@@ -91,19 +91,26 @@ describe('ToolRegistry', () => {
     expect(invoke).not.toHaveBeenCalled();
   });
 
-  it('holds the built-in tools with the labels of the catalog, each with a closed object schema', async () => {
+  it('holds the built-in tools with lower-case labels, each with a closed object schema', async () => {
     const fx = await createBuiltinFixture();
     const registry = new ToolRegistry(fx.tools);
-    const catalog = new Map(BUILTIN_TOOLS.map((t) => [t.name, t]));
     expect(registry.list().map((t) => t.name)).toEqual([
-      'manual_list', 'manual_read', 'recipe_list', 'recipe_describe', 'process_spawn', 'process_status',
+      'respond', 'whoami', 'current_time', 'manual_list', 'manual_read', 'recipe_list', 'recipe_describe', 'process_spawn', 'process_status', 'process_list',
       'skill_reference_doc', 'workspace_read', 'workspace_list', 'workspace_write', 'workspace_delete',
     ]);
     for (const tool of fx.tools) {
-      expect(catalog.get(tool.name)?.labels, tool.name).toEqual(tool.labels);
+      expect(tool.labels.length, tool.name).toBeGreaterThan(0);
+      for (const label of tool.labels) expect(label, tool.name).toBe(label.toLowerCase());
       expect(tool.parameters, tool.name).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.description.length, tool.name).toBeGreaterThan(80);
     }
+  });
+
+  it('labels every destructive built-in tool @write as well, so removing @write never leaves a wipe behind', async () => {
+    const tools = new ToolRegistry((await createBuiltinFixture()).tools).list();
+    const destructive = expandSelectors(['@destructive'], tools).names;
+    expect(destructive).toContain('workspace_delete');
+    expect(destructive.every((n) => expandSelectors(['@write'], tools).names.includes(n))).toBe(true);
   });
 
   it('refuses a built-in tool outside the pool with real tools wired', async () => {

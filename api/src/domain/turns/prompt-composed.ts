@@ -24,6 +24,7 @@ export function promptComposedPayload(composition: TurnComposition, request: Mod
     sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
     // The names of the tools the model is offered (before issue 15: the pool, with names nothing implements).
     tools: request.tools.map((t) => t.name), deferredTools: composition.pool.deferred,
+    toolDetails: composition.pool.details, unresolvedTools: composition.pool.unresolvedTools,
     tokens: fitted.split, budget: fitted.summary, droppedHistory: fitted.dropped.length,
     catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
     request: requestSummary(request),

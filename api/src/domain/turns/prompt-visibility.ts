@@ -63,7 +63,12 @@ export function compositionFor(principal: Principal, process: Process, c: TurnCo
     sections: c.privacy.prompt ? c.sections.map((s) => ({ ...s, text: HIDDEN_PROMPT_TEXT })) : c.sections,
     system: c.privacy.prompt ? c.system.map((m) => ({ ...m, content: HIDDEN_PROMPT_TEXT })) : c.system,
     renderContext: c.privacy.prompt ? { ...c.renderContext, profileAppend: HIDDEN_PROMPT_TEXT } : c.renderContext,
-    pool: { ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed) },
+    pool: {
+      ...c.pool, primary: tools(c.pool.primary), deferred: tools(c.pool.deferred), allowed: tools(c.pool.allowed),
+      details: c.pool.details.filter((t) => !hiddenTool.has(t.name)),
+      // A private skill's `tools:` entries would name what it asks for: skills' unresolved entries are withheld then.
+      ...(c.privacy.skills.length > 0 ? withoutSkillEntries(c.pool.unresolvedTools) : {}),
+    },
     tools: c.tools.filter((t) => !hiddenTool.has(t.name)),
     request: {
       ...c.request,
@@ -108,6 +113,9 @@ export function turnEventFor(principal: Principal, process: Process, event: Turn
             system: privacy.prompt && Array.isArray(request.system) ? request.system.map(() => ({ role: 'system', content: HIDDEN_PROMPT_TEXT })) : request.system,
             tools: Array.isArray(request.tools) ? request.tools.filter((t) => typeof t?.name !== 'string' || !hiddenTool.has(t.name)) : request.tools,
           } } : {}),
+          ...(Array.isArray(payload.toolDetails) ? { toolDetails: payload.toolDetails.filter((t: { name?: unknown }) => typeof t.name !== 'string' || !hiddenTool.has(t.name)) } : {}),
+          ...(Array.isArray(payload.unresolvedTools) && privacy.skills.length > 0
+            ? { unresolvedTools: payload.unresolvedTools.filter((u: { field?: unknown }) => u.field !== 'tools') } : {}),
           catalog: catalog && privacy.catalog ? { summary: HIDDEN_CATALOG_SUMMARY, cuts: bySkill(catalog.cuts) } : catalog,
           ...(privacy.prompt ? { redacted: true } : {}),
         },
@@ -128,4 +136,9 @@ export function turnEventFor(principal: Principal, process: Process, event: Turn
     default:
       return recorded ? { ...event, payload } : event;
   }
+}
+
+function withoutSkillEntries(unresolved: TurnComposition['pool']['unresolvedTools']): Pick<TurnComposition['pool'], 'unresolved' | 'unresolvedTools'> {
+  const unresolvedTools = unresolved.filter((u) => u.field !== 'tools');
+  return { unresolvedTools, unresolved: [...new Set(unresolvedTools.map((u) => u.entry))] };
 }

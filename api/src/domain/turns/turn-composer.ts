@@ -16,6 +16,8 @@ import { composeSystemPrompt } from '../recipes/prompt-composition';
 import { processRenderContext } from '../processes/render-context';
 import type { ToolPool } from '../recipes/tool-pool';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
+import { deferredMetaTools, DeferredToolShelf } from '../tools/deferred-tools';
+import { unresolvedReason } from '../tools/unresolved-tools';
 import type { ServerTool } from '../tools/server-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ClientToolSpec } from '../client-tools/client-tool';
@@ -47,8 +49,10 @@ export interface TurnComposition {
   readonly composedSkills: readonly string[];
   readonly warnings: readonly { skill: string; message: string }[];
   readonly scope: CascadeScope;
-  /** This turn's own tools: the composed skills' scripts, the session's client tools, open_skill/close_skill. */
+  /** This turn's own tools: the composed skills' scripts, the session's client tools, open_skill/close_skill, tool_list/tool_describe. */
   readonly turnTools: ToolRegistry;
+  /** The deferred tools (seed 004 §6): what tool_list lists and tool_describe loads for the rest of the turn. */
+  readonly deferredTools: DeferredToolShelf;
   /** Every candidate skill's verdict (issue 8). */
   readonly verdicts: readonly SkillVerdict[];
   /** The open `picked` skills of the reply being written (committed when the turn finishes). */
@@ -118,7 +122,7 @@ export class TurnComposer {
       templates,
       renderContext: { ...context, profileAppend: composed.profileAppend },
       toolInput: {
-        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description }))],
+        available: clientTools.length === 0 ? serverTools : [...serverTools, ...clientTools.map((t) => ({ name: t.name, labels: t.labels, description: t.description, deferred: t.deferred }))],
         engineAllowed: engine.allowedTools,
         add: adjustments.add, remove: adjustments.remove, keep: adjustments.keep, dropFirst: adjustments.dropFirst, defer: adjustments.defer,
         maxTools: positiveInt(params.maxTools) ?? null,
@@ -135,11 +139,6 @@ export class TurnComposer {
     if (prepared.skillsSection.trim() !== '') {
       sections.push({ kind: 'SKILLS', text: prepared.skillsSection });
       system.push({ role: 'system', content: prepared.skillsSection });
-    }
-    if (prepared.toolPool.deferred.length > 0) {
-      const listing = `Also available, call by name: ${prepared.toolPool.deferred.join(', ')}`;
-      sections.push({ kind: 'DEFERRED_TOOLS', text: listing });
-      system.push({ role: 'system', content: listing });
     }
     const composedSet = new Set(prepared.composedSkills);
     const scriptTools = this.deps.scripts?.toolsFor(skillList.filter((s) => composedSet.has(s.name))) ?? [];
@@ -163,11 +162,19 @@ export class TurnComposer {
     // An engine prompt from the owner's USER layer is as private as a recipe from it.
     const privacy = enginePrompt.source === 'USER' ? { ...shared, prompt: true } : shared;
     // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
-    const own = [...scriptTools, ...pickerTools].map((t) => t.name);
+    const own = [...scriptTools, ...pickerTools];
     const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
-    const tools = pool.primary.flatMap((name) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name])));
+    const specOf = (name: string) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name]));
+    // Deferred tools go without their schemas; tool_list/tool_describe reach them (seed 004 §6, §6.2).
+    const labelsOf = new Map(pool.details.map((t) => [t.name, t.labels]));
+    const deferredTools = new DeferredToolShelf(pool.deferred.flatMap((name) => specOf(name).map((spec) => ({ ...spec, labels: labelsOf.get(name) ?? [] }))));
+    // The pool lists tool_list/tool_describe when anything is deferred; their implementations are the turn's.
+    for (const tool of deferredMetaTools(deferredTools)) {
+      if (pool.primary.includes(tool.name) && specOf(tool.name).length === 0) turnTools.register(tool);
+    }
+    const tools = pool.primary.flatMap(specOf);
     const partial = {
-      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools,
+      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools, deferredTools,
       verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy, sampling: resolveSampling({ params }).sampling, renderContext,
     };
     // A preview's upcoming messages are the user messages the turn will add to the log first.
@@ -212,9 +219,18 @@ export function fitHistory(
   return { history: kept, fitted };
 }
 
-function withTools(pool: ToolPool, names: readonly string[]): ToolPool {
+/** The pool with the turn's own tools added as primary tools (an entry they satisfy is no longer unresolved). */
+function withTools(pool: ToolPool, own: readonly ToolDescriptor[]): ToolPool {
+  const names = own.map((t) => t.name);
   const add = (list: readonly string[]): string[] => [...new Set([...list, ...names])].sort();
-  return { ...pool, allowed: add(pool.allowed), primary: add(pool.primary), deferred: pool.deferred.filter((n) => !names.includes(n)) };
+  const details = new Map(pool.details.map((t) => [t.name, t]));
+  for (const t of own) details.set(t.name, { name: t.name, labels: t.labels, placement: 'PRIMARY' });
+  const unresolvedTools = pool.unresolvedTools.filter((u) => unresolvedReason(u.entry, own) !== null);
+  return {
+    ...pool, allowed: add(pool.allowed), primary: add(pool.primary), deferred: pool.deferred.filter((n) => !names.includes(n)),
+    details: [...details.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    unresolvedTools, unresolved: [...new Set(unresolvedTools.map((u) => u.entry))],
+  };
 }
 
 function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {

@@ -385,6 +385,7 @@ export class TurnRunner {
       system: systemOf(request),
       history: historyOf(request),
       tools: request.tools,
+      loadedTools: () => composition.deferredTools.loaded(),
       maxIterations: positiveInt(params.maxIterations) ?? DEFAULT_MAX_ITERATIONS,
       // DESIGN §10 booleans, the reader the save-time check uses (check-engine-params.ts).
       validation: parseBooleanish(params.validation) ?? false,

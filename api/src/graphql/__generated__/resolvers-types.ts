@@ -55,6 +55,14 @@ export type ActiveSkill = {
   readonly source: Layer;
 };
 
+/** A server tool: `@label` selectors match its labels. */
+export type CatalogTool = {
+  readonly __typename?: 'CatalogTool';
+  readonly description: Scalars['String']['output'];
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+};
+
 /** A row of a process's chat log. */
 export type ChatLogMessage = {
   readonly __typename?: 'ChatLogMessage';
@@ -88,6 +96,7 @@ export type ClientScript = {
 
 export type ClientTool = {
   readonly __typename?: 'ClientTool';
+  readonly deferred: Scalars['Boolean']['output'];
   readonly description: Scalars['String']['output'];
   readonly labels: ReadonlyArray<Scalars['String']['output']>;
   readonly name: Scalars['String']['output'];
@@ -116,6 +125,8 @@ export type ClientToolCallKind =
 
 /** A tool a connected client (FOOT) offers to the turns of its session. */
 export type ClientToolInput = {
+  /** Offer it without its schema (reached through tool_list / tool_describe) unless a recipe's allowedToolsAdd names it. */
+  readonly deferred?: InputMaybe<Scalars['Boolean']['input']>;
   readonly description?: InputMaybe<Scalars['String']['input']>;
   /** Capabilities for `@label` selectors in recipes (lower-cased, without '@'). */
   readonly labels?: InputMaybe<ReadonlyArray<Scalars['String']['input']>>;
@@ -513,6 +524,15 @@ export type PendingMessage = {
   readonly senderName: Scalars['String']['output'];
 };
 
+/** A tool of a pool: its labels are what `@label` selectors match. */
+export type PoolTool = {
+  readonly __typename?: 'PoolTool';
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  /** PRIMARY (offered with its schema) or DEFERRED (reached through tool_list / tool_describe). */
+  readonly placement: Scalars['String']['output'];
+};
+
 /** A running agent instance born from one recipe; its configuration is a snapshot taken at spawn. */
 export type Process = {
   readonly __typename?: 'Process';
@@ -706,6 +726,8 @@ export type Query = {
   readonly skills: ReadonlyArray<Skill>;
   /** Every tenant for system admins, the caller's own otherwise. */
   readonly tenants: ReadonlyArray<Tenant>;
+  /** The server tools of this deployment with their labels: what recipe and skill tool lists select from (client tools come per session). */
+  readonly toolCatalog: ReadonlyArray<CatalogTool>;
   readonly turns: ReadonlyArray<Turn>;
   /** Every user of the caller's tenant for tenant and system admins, only the caller otherwise; by login. */
   readonly users: ReadonlyArray<User>;
@@ -1334,11 +1356,18 @@ export type Tenant = {
 export type ToolPool = {
   readonly __typename?: 'ToolPool';
   readonly allowed: ReadonlyArray<Scalars['String']['output']>;
+  /** Callable, but offered without their schema: the model lists them with tool_list and loads one with tool_describe. */
   readonly deferred: ReadonlyArray<Scalars['String']['output']>;
   readonly deferredByBudget: ReadonlyArray<Scalars['String']['output']>;
+  /** Every allowed tool with its labels and placement, by name. */
+  readonly details: ReadonlyArray<PoolTool>;
+  /** Offered with their schema. */
   readonly primary: ReadonlyArray<Scalars['String']['output']>;
   readonly removed: ReadonlyArray<Scalars['String']['output']>;
+  /** Entries that resolve to no tool, as written (see unresolvedTools for why). */
   readonly unresolved: ReadonlyArray<Scalars['String']['output']>;
+  /** Entries of the tool lists that resolve to no tool: not offered, not callable. */
+  readonly unresolvedTools: ReadonlyArray<UnresolvedTool>;
   readonly unrestricted: Scalars['Boolean']['output'];
 };
 
@@ -1397,6 +1426,8 @@ export type TurnPreview = {
   readonly tier: Scalars['String']['output'];
   /** Token split of the context window: { system, skills, history, tools, total, window }. */
   readonly tokens: Scalars['JSON']['output'];
+  /** The turn's tool pool: primary and deferred tools with their labels, and entries that resolve to no tool with the reason. */
+  readonly toolPool: ToolPool;
   /** The names of the tools the model is offered (request.tools). */
   readonly tools: ReadonlyArray<Scalars['String']['output']>;
   /** Every candidate skill's verdict for the next turn: on/off and why (issue 8). */
@@ -1410,6 +1441,16 @@ export type TurnScheduledEvent = ProcessEvent & {
   readonly processId: Scalars['ID']['output'];
   readonly reason: Scalars['String']['output'];
   readonly type: ProcessEventType;
+};
+
+/** A tool-list entry that resolves to no tool. */
+export type UnresolvedTool = {
+  readonly __typename?: 'UnresolvedTool';
+  /** The entry as written: a name, @label or prefix*. */
+  readonly entry: Scalars['String']['output'];
+  /** The list it is in: engine, allowedToolsAdd, allowedToolsRemove, allowedToolsKeep, allowedToolsDropFirst, allowedToolsDefer, or tools (a skill's). */
+  readonly field: Scalars['String']['output'];
+  readonly reason: Scalars['String']['output'];
 };
 
 export type User = {
@@ -1504,6 +1545,7 @@ export type ResolversTypes = {
   ActivationOutcome: ActivationOutcome;
   ActiveSkill: ResolverTypeWrapper<ActiveSkillRef>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CatalogTool: ResolverTypeWrapper<CatalogTool>;
   ChatLogMessage: ResolverTypeWrapper<ChatLogMessage>;
   ChildSpawnedEvent: ResolverTypeWrapper<ProcessEventModel>;
   ClientScript: ResolverTypeWrapper<ClientScript>;
@@ -1536,6 +1578,7 @@ export type ResolversTypes = {
   ModelRequestMessage: ResolverTypeWrapper<ModelRequestMessage>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PendingMessage: ResolverTypeWrapper<PendingMessageEntity>;
+  PoolTool: ResolverTypeWrapper<PoolTool>;
   Process: ResolverTypeWrapper<ProcessEntity>;
   ProcessEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessEventType: ProcessEventType;
@@ -1591,8 +1634,9 @@ export type ResolversTypes = {
   ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
   Turn: ResolverTypeWrapper<Turn>;
   TurnEvent: ResolverTypeWrapper<TurnEvent>;
-  TurnPreview: ResolverTypeWrapper<TurnPreview>;
+  TurnPreview: ResolverTypeWrapper<Omit<TurnPreview, 'toolPool'> & { toolPool: ResolversTypes['ToolPool'] }>;
   TurnScheduledEvent: ResolverTypeWrapper<ProcessEventModel>;
+  UnresolvedTool: ResolverTypeWrapper<UnresolvedTool>;
   User: ResolverTypeWrapper<UserEntity>;
   UserRole: UserRole;
 };
@@ -1601,6 +1645,7 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   ActiveSkill: ActiveSkillRef;
   Boolean: Scalars['Boolean']['output'];
+  CatalogTool: CatalogTool;
   ChatLogMessage: ChatLogMessage;
   ChildSpawnedEvent: ProcessEventModel;
   ClientScript: ClientScript;
@@ -1630,6 +1675,7 @@ export type ResolversParentTypes = {
   ModelRequestMessage: ModelRequestMessage;
   Mutation: Record<PropertyKey, never>;
   PendingMessage: PendingMessageEntity;
+  PoolTool: PoolTool;
   Process: ProcessEntity;
   ProcessEvent: ProcessEventModel;
   ProcessSpawnedEvent: ProcessEventModel;
@@ -1673,8 +1719,9 @@ export type ResolversParentTypes = {
   ToolPool: ToolPoolEntity;
   Turn: Turn;
   TurnEvent: TurnEvent;
-  TurnPreview: TurnPreview;
+  TurnPreview: Omit<TurnPreview, 'toolPool'> & { toolPool: ResolversParentTypes['ToolPool'] };
   TurnScheduledEvent: ProcessEventModel;
+  UnresolvedTool: UnresolvedTool;
   User: UserEntity;
 };
 
@@ -1686,6 +1733,12 @@ export type ActiveSkillResolvers<ContextType = GraphQLContext, ParentType extend
   oneShot?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
+};
+
+export type CatalogToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CatalogTool'] = ResolversParentTypes['CatalogTool']> = {
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ChatLogMessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ChatLogMessage'] = ResolversParentTypes['ChatLogMessage']> = {
@@ -1716,6 +1769,7 @@ export type ClientScriptResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type ClientToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClientTool'] = ResolversParentTypes['ClientTool']> = {
+  deferred?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1927,6 +1981,12 @@ export type PendingMessageResolvers<ContextType = GraphQLContext, ParentType ext
   senderName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type PoolToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PoolTool'] = ResolversParentTypes['PoolTool']> = {
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  placement?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Process'] = ResolversParentTypes['Process']> = {
   activeSkills?: Resolver<ReadonlyArray<ResolversTypes['ActiveSkill']>, ParentType, ContextType>;
   allowedSkills?: Resolver<Maybe<ReadonlyArray<ResolversTypes['String']>>, ParentType, ContextType>;
@@ -2026,6 +2086,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   skillTriggerTest?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType, RequireFields<QuerySkillTriggerTestArgs, 'messages'>>;
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
+  toolCatalog?: Resolver<ReadonlyArray<ResolversTypes['CatalogTool']>, ParentType, ContextType>;
   turns?: Resolver<ReadonlyArray<ResolversTypes['Turn']>, ParentType, ContextType, RequireFields<QueryTurnsArgs, 'processId'>>;
   users?: Resolver<ReadonlyArray<ResolversTypes['User']>, ParentType, ContextType>;
   validateDocument?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;
@@ -2327,9 +2388,11 @@ export type ToolPoolResolvers<ContextType = GraphQLContext, ParentType extends R
   allowed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   deferred?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   deferredByBudget?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  details?: Resolver<ReadonlyArray<ResolversTypes['PoolTool']>, ParentType, ContextType>;
   primary?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   removed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   unresolved?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  unresolvedTools?: Resolver<ReadonlyArray<ResolversTypes['UnresolvedTool']>, ParentType, ContextType>;
   unrestricted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
@@ -2370,6 +2433,7 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   sections?: Resolver<ReadonlyArray<ResolversTypes['PromptSection']>, ParentType, ContextType>;
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  toolPool?: Resolver<ResolversTypes['ToolPool'], ParentType, ContextType>;
   tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   verdicts?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType>;
 };
@@ -2383,6 +2447,12 @@ export type TurnScheduledEventResolvers<ContextType = GraphQLContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type UnresolvedToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnresolvedTool'] = ResolversParentTypes['UnresolvedTool']> = {
+  entry?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2393,6 +2463,7 @@ export type UserResolvers<ContextType = GraphQLContext, ParentType extends Resol
 
 export type Resolvers<ContextType = GraphQLContext> = {
   ActiveSkill?: ActiveSkillResolvers<ContextType>;
+  CatalogTool?: CatalogToolResolvers<ContextType>;
   ChatLogMessage?: ChatLogMessageResolvers<ContextType>;
   ChildSpawnedEvent?: ChildSpawnedEventResolvers<ContextType>;
   ClientScript?: ClientScriptResolvers<ContextType>;
@@ -2419,6 +2490,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ModelRequestMessage?: ModelRequestMessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   PendingMessage?: PendingMessageResolvers<ContextType>;
+  PoolTool?: PoolToolResolvers<ContextType>;
   Process?: ProcessResolvers<ContextType>;
   ProcessEvent?: ProcessEventResolvers<ContextType>;
   ProcessSpawnedEvent?: ProcessSpawnedEventResolvers<ContextType>;
@@ -2462,6 +2534,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   TurnEvent?: TurnEventResolvers<ContextType>;
   TurnPreview?: TurnPreviewResolvers<ContextType>;
   TurnScheduledEvent?: TurnScheduledEventResolvers<ContextType>;
+  UnresolvedTool?: UnresolvedToolResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };
 

@@ -46,4 +46,8 @@ export const Query: QueryResolvers = {
   resolveRecipe: async (_p, { name, engine, project, params, profile }, ctx) =>
     ctx.services.recipeCatalog.resolve(await ctx.principal(), { name, engine, project, params: jsonObject(params, 'params'), profile }),
   manuals: async (_p, { project, paths }, ctx) => ctx.services.recipeCatalog.manuals(await ctx.principal(), project, paths),
+  toolCatalog: async (_p, _a, ctx) => {
+    await ctx.principal();
+    return ctx.services.tools.list().map((t) => ({ name: t.name, labels: [...t.labels], description: t.description ?? '' }));
+  },
 };

@@ -5,7 +5,7 @@ import type { ToolDescriptor } from '../../tools/tool-descriptor';
 /**
  * Tool pools by input (seed 000 §5b, seed 004 §6): computeToolPool is a pure function of its input,
  * and from one turn to the next usually nothing but the active skills' tools changes. The key is the
- * text of the selector lists plus a fingerprint of `available` (names and labels, remembered per
+ * text of the selector lists plus a fingerprint of `available` (names, labels and deferred flags, remembered per
  * array, so a catalog list that is the same array every turn is fingerprinted once, and one merged
  * afresh per turn costs a join). LRU-bounded by entries and by key characters (a key spells out the
  * whole catalog, and outweighs the pool, whose arrays share the catalog's descriptors); results are
@@ -33,7 +33,7 @@ export class ToolPoolCache {
   private fingerprint(available: readonly ToolDescriptor[]): string {
     let print = this.fingerprints.get(available);
     if (print === undefined) {
-      print = JSON.stringify(available.map((t) => [t.name, t.labels]));
+      print = JSON.stringify(available.map((t) => [t.name, t.labels, t.deferred === true]));
       this.fingerprints.set(available, print);
     }
     return print;

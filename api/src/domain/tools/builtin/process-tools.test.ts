@@ -53,3 +53,16 @@ describe('process_status', () => {
     expect(result).toEqual({ content: "No process 'p-elsewhere' in this session.", isError: true });
   });
 });
+
+describe('process_list', () => {
+  it('lists the processes of the caller\'s session only', async () => {
+    const { fx, call } = await setup();
+    const ctx = await fx.ctx();
+    await call('process_spawn', { recipe: 'analyze', goal: 'x', name: 'w1' }, ctx);
+    const elsewhere = await fx.ctx({ id: 'p-other', name: 'other', sessionId: 's-other' });
+    expect(elsewhere.process.sessionId).not.toBe(ctx.process.sessionId);
+    const listed = JSON.parse((await call('process_list', {}, ctx)).content) as { processes: { name: string }[]; count: number };
+    expect(listed.processes.map((p) => p.name)).toEqual(['chat', 'w1']);
+    expect(listed.count).toBe(2);
+  });
+});

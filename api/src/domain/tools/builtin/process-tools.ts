@@ -1,8 +1,8 @@
 /**
- * `process_spawn` / `process_status` (seed 004 §8, §9): the coordinator delegates work to a worker
+ * `process_spawn` / `process_status` / `process_list` (seed 004 §8, §9): the coordinator delegates work to a worker
  * process. A spawned process is a CHILD of the calling process, in the same session and project,
  * owned by the same user; the goal is queued as its first message (which schedules its first turn).
- * `process_status` only answers for processes of the caller's own session (no probing elsewhere).
+ * `process_status` and `process_list` only answer for processes of the caller's own session (no probing elsewhere).
  */
 import type { RecipeLoader } from '../../recipes/recipe-loader';
 import type { Process } from '../../processes/process';
@@ -106,5 +106,17 @@ export function processTools(deps: ProcessToolDeps): BuiltinTool[] {
     },
   };
 
-  return [spawn, status];
+  const list: BuiltinTool = {
+    name: 'process_list',
+    labels: ['read', 'process'],
+    description:
+      'The processes of this session: you, the workers you or others spawned, and their status. ' +
+      'Returns JSON { processes: [{ id, name, status, recipe, engine, parentProcessId, turnScheduled }], count }, oldest first.',
+    parameters: objectSchema({}),
+    async invoke(_args, ctx) {
+      const inSession = await deps.processes.list(ctx.principal, await projectNameOf(deps.identity, ctx), ctx.process.sessionId);
+      return json({ processes: inSession.map((p) => describe(p, null)), count: inSession.length });
+    },
+  };
+  return [spawn, status, list];
 }
