@@ -231,12 +231,13 @@ describe.each(testDatabases())('the preview is the request ($name)', (driver) =>
     expectSent(first.body, first.preview.request);
     expectEventSent(first.events, first.body, first.preview.request);
     const names = first.preview.request.tools.map((t) => t.name);
-    // arthur's base plus @workspace minus @destructive; manual_read deferred out of the request, listed by name.
+    // arthur's base plus @workspace minus @destructive; manual_read deferred out of the request, reached through tool_list/tool_describe.
     expect(names).toEqual(expect.arrayContaining(['process_spawn', 'workspace_read', 'workspace_write', 'manual_list']));
     expect(names).not.toContain('workspace_delete');
     expect(names).not.toContain('manual_read');
     expect(first.preview.deferredTools).toContain('manual_read');
-    expect(first.preview.request.messages.some((m) => m.role === 'system' && m.content.includes('manual_read'))).toBe(true);
+    expect(names).toEqual(expect.arrayContaining(['tool_list', 'tool_describe']));
+    expect(first.preview.request.messages.some((m) => m.role === 'system' && m.content.includes('manual_read'))).toBe(false);
     expect(first.preview.request.tools.find((t) => t.name === 'process_spawn')!.labels).toEqual(expect.arrayContaining(['process']));
     expect(first.preview.request.sampling).toMatchObject({ temperature: 0.3, topP: 0.9, maxTokens: 500, seed: 7, stopSequences: ['END'], presencePenalty: 0.1, frequencyPenalty: 0.2, topK: null });
     expect(first.preview.request.droppedSampling).toEqual(['topK']);

@@ -134,6 +134,8 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     await s.gql(`mutation { createProject(name: "ops") { id } }`);
     const docs: Record<string, string> = {
       '_vance/recipes/worker.yaml': 'description: Test worker\nengine: ford\nparams:\n  validation: false\nallowedToolsRemove: [secret_tool]\n',
+      // Offers no respond tool, so the offline model answers in plain text (what the No-Tool-Call correction is for).
+      '_vance/recipes/unconventional.yaml': 'description: Worker without respond\nengine: ford\nparams:\n  validation: false\nallowedToolsRemove: [respond]\n',
       '_vance/recipes/checked.yaml': 'description: Validated worker\nengine: ford\nparams:\n  validation: true\n  maxIterations: 4\ndataRelayCorrection: "RELAY %d chars, reply %d"\n',
       '_vance/recipes/verbose.yaml': `description: Long prompt\nengine: ford\nparams:\n  validation: false\npromptPrefix: "${'Be thorough — '.repeat(600)}"\n`,
       '_vance/skills/helper/SKILL.md': '---\ntitle: helper\ndescription: Skill helper\nversion: "1.0.0"\n---\nHelp with care.\n',
@@ -265,7 +267,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
 
   // Issue 15: the turn took params.validation as on only for true or 'true'; `validation: yes` stayed off without a word.
   it('reads params.validation like every boolean: yes turns the validator corrections on', async () => {
-    const id = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'worker', name: 'yes1', params: { validation: 'yes' } } })).data!.spawnProcess.id;
+    const id = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'unconventional', name: 'yes1', params: { validation: 'yes' } } })).data!.spawnProcess.id;
     const events = remember(id, await turnOf(s, id, 'hi'));
     expect(events[events.length - 1]!.payload.corrections).toEqual(['no-tool-call']);
   });

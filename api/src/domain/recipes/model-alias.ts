@@ -31,6 +31,9 @@ export interface ModelResolutionOptions {
   readonly providers?: readonly string[];
 }
 
+/** The model a process runs with when its params name none; the turn and resolveRecipe both use it. */
+export const DEFAULT_MODEL_SPEC = 'default:fast';
+
 /**
  * `params.model` as the run reads it: a non-blank text is a spec; null when absent; undefined when
  * present but unusable (a number, a list, blank text), which the run ignores for the default model.

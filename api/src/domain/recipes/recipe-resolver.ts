@@ -12,7 +12,7 @@ import type { ToolCatalog } from '../tools/tool-descriptor';
 import { positiveInt } from '../shared/positive-int';
 import { UnknownModelError } from './errors';
 import { readModelSize, StaticModelCatalog, tierFor, type ModelCatalog } from './model-catalog';
-import { modelSpecOf, resolveModel } from './model-alias';
+import { DEFAULT_MODEL_SPEC, modelSpecOf, resolveModel } from './model-alias';
 import { mergeParams } from './params-merge';
 import { selectProfileBlock } from './profile-block';
 import { composeSystemPrompt, type PromptRenderContext, type ProfileAppendPlacement, type RecipePromptTemplates } from './prompt-composition';
@@ -162,7 +162,7 @@ export class RecipeResolver {
     }
     let resolved;
     try {
-      resolved = await resolveModel(spec ?? 'default:default', request.settings, { providers: this.deps.providers });
+      resolved = await resolveModel(spec ?? DEFAULT_MODEL_SPEC, request.settings, { providers: this.deps.providers });
     } catch (error) {
       if (spec !== null || !(error instanceof UnknownModelError)) throw error;
       warnings.push(warning('params.model', 'no model configured: set params.model or the settings ai.default.provider and ai.default.model', recipe));

@@ -10,7 +10,7 @@ import type { ChatMessage, ToolSpec } from '../llm/model-provider';
 import type { Engine } from '../engines/engine';
 import type { Process } from '../processes/process';
 import { prepareTurn } from '../processes/turn-preparation';
-import { resolveModel, type ResolvedModel } from '../recipes/model-alias';
+import { DEFAULT_MODEL_SPEC, modelSpecOf, resolveModel, type ResolvedModel } from '../recipes/model-alias';
 import { readModelSize, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
 import { composeSystemPrompt } from '../recipes/prompt-composition';
 import { processRenderContext } from '../processes/render-context';
@@ -31,7 +31,6 @@ import { toChatMessages } from './history';
 import { turnPrivacy, type TurnPrivacy } from './prompt-visibility';
 import type { TurnRunnerDeps } from './turn-runner';
 
-const DEFAULT_MODEL_SPEC = 'default:fast';
 
 export interface PromptSection {
   readonly kind: string;
@@ -99,7 +98,7 @@ export class TurnComposer {
     const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);
     const params = process.engineParams;
     const settings = this.deps.settings.reader(process.tenantId, given ? given.projectId : process.projectId);
-    const model = await resolveModel(typeof params.model === 'string' && params.model.trim() !== '' ? params.model : DEFAULT_MODEL_SPEC, settings);
+    const model = await resolveModel(modelSpecOf(params.model) ?? DEFAULT_MODEL_SPEC, settings);
     const tier = tierFor(this.catalog, model.provider, model.model, readModelSize(params.modelSize) ?? 'AUTO');
     const context = processRenderContext(process, { ...model, tier });
     const scope = given ?? await processes.scopeOf(process);
