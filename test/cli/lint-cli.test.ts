@@ -97,3 +97,19 @@ describe('vance lint output', () => {
     expect(lines.at(-1)).toBe('3 files (0 skills, 3 recipes): 1 errors, 5 warnings');
   });
 });
+
+// Issue 15: engine prompt documents (`_vance/prompts/<engine>-prompt.md`) were checked at save but
+// not by vance lint, which knew only skills and recipes.
+describe('vance lint: engine prompt documents', () => {
+  it('reports a prompt that does not compile at file:line:col and a prompt for an engine that does not run here', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'vance-lint-prompts-'));
+    mkdirSync(path.join(root, '_vance/prompts'), { recursive: true });
+    writeFileSync(path.join(root, '_vance/prompts/ford-prompt.md'), 'You are Ford.\n{% if tier == "small" %}\nBe brief.\n');
+    writeFileSync(path.join(root, '_vance/prompts/zaphod-prompt.md'), 'You are Zaphod.\n');
+    const r = await vanceIn(root, 'lint', '.');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^\.\/_vance\/prompts\/ford-prompt\.md:\d+:\d+ error The prompt does not compile as a template/m);
+    expect(r.stdout).toMatch(/^\.\/_vance\/prompts\/zaphod-prompt\.md:1:1 warning No engine 'zaphod' runs here/m);
+    expect(r.stdout).toContain('2 files (0 skills, 0 recipes, 2 engine prompts): 1 errors, 1 warnings');
+  });
+});

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** A skill or recipe file found on disk, with the name its location gives it. */
 export interface FoundDocument {
-  readonly kind: 'skill' | 'recipe' | 'recipe-categories';
+  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt';
   readonly file: string;
   /** The file as the command line named it: the root as given, then the path below it. */
   readonly shown: string;
@@ -21,7 +21,8 @@ export interface UnreadableRoot {
 
 /**
  * Walks the given folders for `SKILL.md` files (named by their folder) and for YAML files in a
- * `recipes` folder (named by their file), the layouts of seed 000 §9 and seed 004 §3. A root may
+ * `recipes` folder (named by their file), the layouts of seed 000 §9 and seed 004 §3, and for engine
+ * prompt documents in a `prompts` folder (`<engine>-prompt.md`, seed 004 §5.6). A root may
  * also be one such file. Roots that cannot be read are returned, not thrown: one line each.
  */
 export async function findDocuments(roots: readonly string[]): Promise<{ found: FoundDocument[]; unreadable: UnreadableRoot[] }> {
@@ -39,7 +40,7 @@ export async function findDocuments(roots: readonly string[]): Promise<{ found: 
     if (!isDirectory) {
       const doc = classify(file, root);
       if (doc) found.push(doc);
-      else unreadable.push({ root, problem: 'not a SKILL.md or a recipe (recipes/<name>.yaml)' });
+      else unreadable.push({ root, problem: 'not a SKILL.md, a recipe (recipes/<name>.yaml) or an engine prompt (prompts/<engine>-prompt.md)' });
       continue;
     }
     await walk(file, root.replace(/[\\/]+$/, '') || root, found);
@@ -69,6 +70,10 @@ function classify(file: string, shown: string): FoundDocument | null {
   if (parent === 'recipes' && /\.ya?ml$/.test(base)) {
     const name = base.replace(/\.ya?ml$/, '');
     return { kind: 'recipe', file, shown, name, documentPath: `_vance/recipes/${name}.yaml` };
+  }
+  // An engine's default prompt document (`_vance/prompts/<engine>-prompt.md`): a template every turn of the engine renders.
+  if (parent === 'prompts' && /^[^/]+-prompt\.md$/.test(base)) {
+    return { kind: 'engine-prompt', file, shown, name: base.replace(/\.md$/, ''), documentPath: `_vance/prompts/${base}` };
   }
   if (parent === 'config' && base === 'recipe_categories.yaml') {
     return { kind: 'recipe-categories', file, shown, name: 'recipe_categories', documentPath: '_vance/config/recipe_categories.yaml' };

@@ -58,7 +58,9 @@ export function formatText(report: LintReport): string {
   }
   const skills = report.files.filter((f) => f.kind === 'skill').length;
   const recipes = report.files.filter((f) => f.kind === 'recipe').length;
-  lines.push(`${report.files.length} files (${skills} skills, ${recipes} recipes): ${report.errors} errors, ${report.warnings} warnings`);
+  const prompts = report.files.filter((f) => f.kind === 'engine-prompt').length;
+  const kinds = `${skills} skills, ${recipes} recipes${prompts > 0 ? `, ${prompts} engine prompts` : ''}`;
+  lines.push(`${report.files.length} files (${kinds}): ${report.errors} errors, ${report.warnings} warnings`);
   return lines.join('\n');
 }
 
