@@ -4,14 +4,14 @@
  * keep the first hit per `<name>` (the file name without `.md`), so a specific folder listed first
  * overrides a general one. Only files directly in a folder count; `manuals/web/` is its own path.
  * Paths are sanitised: `\` → `/`, a leading `/` dropped, `..` refused (the entry is skipped and reported).
+ * `manual_read` also reaches a file below a folder by its path (see manual-name.ts).
  */
 import type { Layer } from '../cascade/layer';
 import type { CascadeScope } from '../cascade/scope';
 import type { DocumentCascade } from '../cascade/document-cascade';
 import { normalizePathPrefix } from '../cascade/document-path';
 import { InvalidDocumentPathError } from '../cascade/errors';
-
-const MANUAL_EXTENSION = '.md';
+import { MANUAL_EXTENSION, manualCandidates, parseManualName } from './manual-name';
 
 export interface ManualEntry {
   readonly name: string;
@@ -23,7 +23,14 @@ export interface ManualEntry {
 
 export interface Manual extends ManualEntry {
   readonly content: string;
+  /** UTF-8 bytes of `content`. */
+  readonly size: number;
 }
+
+export type ManualLookup =
+  | { readonly kind: 'found'; readonly manual: Manual }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'missing' };
 
 export interface SanitisedManualPaths {
   /** Folders with a trailing `/`, duplicates dropped, in the given order. */
@@ -72,15 +79,27 @@ export class Manuals {
     return entries;
   }
 
-  /** The first `<folder><name>.md` the cascade provides, walking the folders in order; null if none. */
+  /** The first `<folder><name>.md` the cascade provides, walking the folders in order; null if none or invalid. */
   async readManual(scope: CascadeScope, manualPaths: readonly unknown[], rawName: string): Promise<Manual | null> {
-    const name = rawName.trim().replace(/\.md$/i, '');
-    if (name === '' || /[\\/]/.test(name) || name === '.' || name === '..') return null;
-    for (const folder of sanitiseManualPaths(manualPaths).folders) {
-      const hit = await this.cascade.lookupCascade(scope, `${folder}${name}${MANUAL_EXTENSION}`);
-      if (hit) return { name, path: hit.document.path, folder, source: hit.source, content: hit.document.content };
+    const lookup = await this.findManual(scope, manualPaths, rawName);
+    return lookup.kind === 'found' ? lookup.manual : null;
+  }
+
+  /** Like readManual, but tells an invalid name (and why) from one that names no manual. */
+  async findManual(scope: CascadeScope, manualPaths: readonly unknown[], rawName: string): Promise<ManualLookup> {
+    const parsed = parseManualName(rawName);
+    if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
+    for (const candidate of manualCandidates(sanitiseManualPaths(manualPaths).folders, parsed.path)) {
+      const hit = await this.cascade.lookupCascade(scope, candidate.path);
+      if (!hit) continue;
+      const name = hit.document.path.slice(candidate.folder.length, -MANUAL_EXTENSION.length);
+      const content = hit.document.content;
+      return {
+        kind: 'found',
+        manual: { name, path: hit.document.path, folder: candidate.folder, source: hit.source, content, size: new TextEncoder().encode(content).length },
+      };
     }
-    return null;
+    return { kind: 'missing' };
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * `manual_list` / `manual_read` (seed 004 §6b): the curated how-to manuals of the folders in the
  * process's `params.manualPaths` plus the `manualPaths` of its active skills (seed 000 §2), through
- * the cascade, first hit per name in path order. Without any path: `_vance/manuals/`.
+ * the cascade, first hit per name in path order. A recipe without `manualPaths` (and no skill paths)
+ * gets `_vance/manuals/`; `manualPaths: []` means no recipe manuals. A string is read as one folder.
  */
 import { DEFAULT_MANUAL_PATHS } from '../../recipes/recipe-catalog';
-import type { Manuals } from '../../recipes/manuals';
+import { sanitiseManualPaths, type Manuals } from '../../recipes/manuals';
 import type { SkillResolver } from '../../skills/skill-resolver';
 import type { ToolInvocationContext } from '../server-tool';
 import { objectSchema } from './json-schema';
@@ -15,13 +16,29 @@ export interface ManualToolDeps {
   readonly skills: SkillResolver;
 }
 
-/** Recipe paths first (the recipe author's order), then each active skill's paths; default when none. */
+/** How many names an unknown-name answer lists; manual_list has them all. */
+const AVAILABLE_SHOWN = 20;
+
+/**
+ * Recipe paths first (the recipe author's order), then each active skill's paths. The default
+ * folder only when the recipe sets no manualPaths at all and no skill adds any: an explicit `[]`
+ * is the author saying "no manuals".
+ */
 export async function manualPathsOf(skills: SkillResolver, ctx: ToolInvocationContext): Promise<string[]> {
   const raw = ctx.process.engineParams['manualPaths'];
+  const unset = raw === undefined || raw === null;
   const fromRecipe = Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string') : typeof raw === 'string' ? [raw] : [];
   const fromSkills = (await resolveActiveSkills(skills, ctx)).flatMap((s) => s.skill.manualPaths);
   const paths = [...new Set([...fromRecipe, ...fromSkills])];
-  return paths.length > 0 ? paths : [...DEFAULT_MANUAL_PATHS];
+  return paths.length === 0 && unset ? [...DEFAULT_MANUAL_PATHS] : paths;
+}
+
+function unknownManual(name: string, folders: readonly string[], available: readonly string[]): string {
+  if (folders.length === 0) return `No manual named '${name}': this process has no manual folders (its recipe sets manualPaths: []), so there are no manuals to read.`;
+  const shown = available.slice(0, AVAILABLE_SHOWN);
+  const more = available.length > shown.length ? ` and ${available.length - shown.length} more` : '';
+  return `No manual named '${name}' in ${quoteList(folders)}. ${available.length} available: ${quoteList(shown)}${more}. ` +
+    'Call manual_list for the full list with folders and layers, then manual_read one of those names.';
 }
 
 export function manualTools(deps: ManualToolDeps): BuiltinTool[] {
@@ -44,20 +61,24 @@ export function manualTools(deps: ManualToolDeps): BuiltinTool[] {
     name: 'manual_read',
     labels: ['read', 'docs'],
     description:
-      'Read one how-to manual by name, as listed by manual_list (the file name without .md, e.g. "recipe-authoring"). ' +
-      'Returns the Markdown text of the first manual folder that has it. An unknown name is an error that lists the available manuals.',
+      'Read one how-to manual. name: the name manual_list shows (e.g. "recipe-authoring"; ".md" optional), a path below a ' +
+      'manual folder (e.g. "essay/STYLE.md") or the full document path (e.g. "_vance/manuals/essay/STYLE.md"); "/" or "\\" both work. ' +
+      'Returns the Markdown text from the first manual folder that has it, headed by its path, layer and size. ' +
+      'An unknown name is an error that lists available names; ".." and absolute paths are invalid.',
     parameters: objectSchema({
-      name: { type: 'string', minLength: 1, maxLength: 200, description: 'The manual name from manual_list, without .md' },
+      name: { type: 'string', minLength: 1, maxLength: 200, description: 'A manual name from manual_list, or its path below a manual folder or from the document root' },
     }, ['name']),
     async invoke(args, ctx) {
       const name = str(args, 'name');
       const paths = await manualPathsOf(deps.skills, ctx);
-      const manual = await deps.manuals.readManual(ctx.scope, paths, name);
-      if (!manual) {
+      const lookup = await deps.manuals.findManual(ctx.scope, paths, name);
+      if (lookup.kind === 'invalid') return refuse(`Invalid arguments for 'manual_read': '${name}' is not a valid manual name: ${lookup.reason}.`);
+      if (lookup.kind === 'missing') {
         const available = (await deps.manuals.listManuals(ctx.scope, paths)).map((e) => e.name);
-        return refuse(`No manual named '${name}'. Available manuals: ${quoteList(available)}.`);
+        return refuse(unknownManual(name, sanitiseManualPaths(paths).folders, available));
       }
-      return ok(`# Manual: ${manual.name} (${manual.path})\n\n${manual.content}`);
+      const m = lookup.manual;
+      return ok(`# Manual: ${m.name}\nPath: ${m.path}\nLayer: ${m.source}\nSize: ${m.size} bytes\n\n${m.content}`);
     },
   };
 
