@@ -54,8 +54,22 @@ describe('the other typed params at save', () => {
     expect(result.diagnostics[2]!.message).toMatch(/true\/false/);
   });
 
-  it('accepts what the run reads: a model spec, any-case modelSize, boolean spellings, one manual path as text', () => {
-    expect(diagnose('description: d\nengine: ford\nparams:\n  model: default:fast\n  modelSize: small\n  validation: yes\n  manualPaths: docs/\n').diagnostics).toEqual([]);
+  it('accepts what the run reads: a model spec, any-case modelSize, boolean spellings, a list of manual paths, an empty list', () => {
+    expect(diagnose('description: d\nengine: ford\nparams:\n  model: default:fast\n  modelSize: small\n  validation: yes\n  manualPaths: [docs/]\n').diagnostics).toEqual([]);
+    expect(diagnose('description: d\nengine: ford\nparams:\n  manualPaths: []\n').diagnostics).toEqual([]);
+  });
+
+  // Issue 16: a string where a list belongs is located; the run reads it as that one folder, and says so.
+  it('warns at its line when manualPaths is a string instead of a list, in params and in a profile', () => {
+    const result = diagnose([
+      'description: d', 'engine: ford', 'params:', '  manualPaths: docs/',
+      'profiles:', '  web:', '    params:', '      manualPaths: web/manuals/',
+    ].join('\n'));
+    expect(result.diagnostics.map((x) => [x.severity, x.line, x.column, x.field])).toEqual([
+      ['WARNING', 4, 16, 'params.manualPaths'],
+      ['WARNING', 8, 20, 'profiles.web.params.manualPaths'],
+    ]);
+    expect(result.diagnostics[0]!.message).toMatch(/manualPaths should be a list of folders.*\[docs\/\].*read as that one folder/);
   });
 
   it('checks the params of every profile block the same way, at their lines', () => {

@@ -50,12 +50,15 @@ export function checkEngineParams(d: RecipeDiagnostics, params: Readonly<Record<
   checkManualPaths(d, params.manualPaths, [...path, 'manualPaths']);
 }
 
-/** A folder or a list of folders; the tools skip an entry that is not a usable folder path. */
+/** A list of folders (a single string is read as one folder, with a warning); the tools skip an entry that is not a usable folder path. */
 function checkManualPaths(d: RecipeDiagnostics, value: unknown, path: YamlPath): void {
   if (value === undefined || value === null) return;
   if (typeof value !== 'string' && !Array.isArray(value)) {
     d.warning(path, `manualPaths must be a folder or a list of folders such as [docs/], not ${JSON.stringify(value)}; the manual tools ignore it`);
     return;
+  }
+  if (typeof value === 'string') {
+    d.warning(path, `manualPaths should be a list of folders, e.g. [${value}]; the text ${JSON.stringify(value)} is read as that one folder (write [] for no manuals)`);
   }
   const entries: readonly unknown[] = Array.isArray(value) ? value : [value];
   entries.forEach((entry, index) => {

@@ -97,10 +97,10 @@ export class RecipeCatalog {
     return preview ? { ...resolution, request: () => preview(principal, scope, resolution, input.profile ?? null) } : resolution;
   }
 
-  /** Manuals under `paths` (default `_vance/manuals/`), first hit per name in path order (§6b). */
+  /** Manuals under `paths` (`_vance/manuals/` when not given; `[]` is none), first hit per name in path order (§6b). */
   async manuals(principal: Principal, project: string | null | undefined, paths: readonly string[] | null | undefined): Promise<Manual[]> {
     const scope = await this.scope(principal, project);
-    const folders = paths && paths.length > 0 ? paths : DEFAULT_MANUAL_PATHS;
+    const folders = paths ?? DEFAULT_MANUAL_PATHS;
     const entries = await this.deps.manuals.listManuals(scope, folders);
     const manuals = await Promise.all(entries.map((e) => this.deps.manuals.readManual(scope, folders, e.name)));
     return manuals.filter((m): m is Manual => m !== null);

@@ -677,7 +677,7 @@ export type Query = {
   /** The cascade listing: every path under `prefix`, inner layers over outer. */
   readonly effectiveDocuments: ReadonlyArray<EffectiveDocument>;
   readonly listedRecipes: ListedRecipes;
-  /** Manuals under `paths` (default `_vance/manuals/`), first hit per name in path order. */
+  /** Manuals under `paths` (`_vance/manuals/` when omitted; an empty list means none), first hit per name in path order. */
   readonly manuals: ReadonlyArray<Manual>;
   /** The caller. */
   readonly me: User;
