@@ -61,10 +61,8 @@ export function manualTools(deps: ManualToolDeps): BuiltinTool[] {
     name: 'manual_read',
     labels: ['read', 'docs'],
     description:
-      'Read one how-to manual. name: the name manual_list shows (e.g. "recipe-authoring"; ".md" optional), a path below a ' +
-      'manual folder (e.g. "essay/STYLE.md") or the full document path (e.g. "_vance/manuals/essay/STYLE.md"); "/" or "\\" both work. ' +
-      'Returns the Markdown text from the first manual folder that has it, headed by its path, layer and size. ' +
-      'An unknown name is an error that lists available names; ".." and absolute paths are invalid.',
+      'Read one how-to manual by the name manual_list shows (".md" optional), its path below a manual folder ' +
+      '("essay/STYLE.md") or its full path; "/" or "\\" both work. Returns its path, layer, size and Markdown text.',
     parameters: objectSchema({
       name: { type: 'string', minLength: 1, maxLength: 200, description: 'A manual name from manual_list, or its path below a manual folder or from the document root' },
     }, ['name']),
