@@ -5,7 +5,6 @@ import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../ap
 import type { ServerTool } from '../../api/src/domain/tools/server-tool';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
 import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
-import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { codeOf, collect, eventually, startTestVance, type TestVance } from './harness';
 
@@ -179,8 +178,16 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
       ].join('\n'),
       '_vance/recipes/command-guarded.yaml': [
         'description: A command guard', 'engine: ford', 'params:', '  validation: false',
-        'guard:', '  - scriptBody: |', "      vance.guard.continueWith('Commands ran: ' + vance.guard.task);", '    trigger: command',
+        'guard:', '  - scriptBody: |',
+        "      const c = vance.guard.command;",
+        "      if (c.args.startsWith('script')) vance.guard.deny('no guard scripts: ' + [c.verb, c.args, c.skill, c.phase, vance.guard.continueWith('no')].join('|'));",
+        '    trigger: command',
       ].join('\n'),
+      '_vance/recipes/command-broken.yaml': [
+        'description: A command guard that cannot run', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - script: _vance/guards/nowhere.js', '    trigger: command',
+      ].join('\n'),
+      '_vance/skills/installer/SKILL.md': '---\ntitle: installer\ndescription: Installs a runtime guard\nversion: "1.0.0"\nactivate:\n  - guard script _vance/guards/llm-judge.js\n---\nInstaller.\n',
       '_vance/skills/delegate/SKILL.md': '---\ntitle: delegate\ndescription: Delegate to a worker\nversion: "1.0.0"\narguments: true\nrun:\n  target: spawn\n  recipe: term-worker\naction: "Work on {{ args.text }}"\n---\nDelegated.\n',
       '_vance/skills/tidy/SKILL.md': '---\ntitle: tidy\ndescription: Clears runtime guards\nversion: "1.0.0"\nactivate:\n  - guard clear\n---\nTidy.\n',
       '_vance/recipes/tool-guard.yaml': [
@@ -473,19 +480,40 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(reports[0].content).toContain('One more pass on: Work on the report');
   });
 
-  it('a command guard runs after engine commands and queues its follow-up', async () => {
+  it('a command guard sees each command before it runs and can refuse it; one that cannot run refuses (fail-closed)', async () => {
     const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'command-guarded', name: 'commanded' } })).data!.spawnProcess.id;
-    // Load: act once both subscriptions are registered, not after a 100 ms sleep.
-    const events = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id }));
-    const processEvents = await s.bus.listening(PROCESS_EVENTS_TOPIC, () => collect<{ processEvents: any }>(s.ws(), `subscription P($id: ID!) { processEvents(processId: $id) {
-      type ... on GuardRanEvent { guard point continued skipped failed } ... on CommandRanEvent { command } } }`, { id }));
+    // The stored events (afterEventId 0: all of them), read until the activation's refusal.
+    const storedEvents = async (process: string): Promise<any[]> => {
+      const stream = collect<{ processEvents: any }>(s.ws(), `subscription P($id: ID!) { processEvents(processId: $id, afterEventId: "0") {
+        type ... on GuardRanEvent { guard point continued failed judged: command denied } ... on CommandRanEvent { command } ... on SkillRefusedEvent { skill code } } }`, { id: process });
+      const seen: any[] = [];
+      while (!seen.some((e) => e.type === 'SKILL_REFUSED')) seen.push((await stream.next(20_000)).data!.processEvents);
+      return seen;
+    };
+    // Allowed: `guard clear` runs, and the guard saw verb, args, skill and phase (continueWith is false here).
     expect((await s.gql(ACTIVATE, { id, name: 'tidy' })).errors).toBeUndefined();
-    const seen: any[] = [];
-    while (!seen.some((e) => e.type === 'GUARD_RAN')) seen.push((await processEvents.next()).data!.processEvents);
-    expect(seen.find((e) => e.type === 'COMMAND_RAN')).toMatchObject({ command: 'guard clear' });
-    expect(seen.find((e) => e.type === 'GUARD_RAN')).toEqual({ type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: true, skipped: null, failed: null });
-    const first: Ev[] = [];
-    while (!first.some((e) => e.type === 'TurnFinished')) first.push((await events.next(20_000)).data!.turnEvents);
-    expect(first[0]!.payload.input[0]).toMatchObject({ sender: 'GUARD', senderName: '_guard', preview: 'Commands ran: guard clear' });
+    // Refused: the guard denies `guard script …`; the activation fails and nothing is installed.
+    const refused = await s.gql(ACTIVATE, { id, name: 'installer' });
+    expect(refused.errors?.[0]?.extensions?.domainCode).toBe('ACTIVATION_COMMAND_FAILED');
+    expect(refused.errors![0]!.message).toContain('no guard scripts: guard|script _vance/guards/llm-judge.js|installer|activate|false');
+    const process = (await s.gql(PROCESS, { id })).data!.process;
+    expect(process.guards).toEqual([]);
+    expect(process.pending).toEqual([]);
+    const events = await storedEvents(id);
+    const guardRan = events.filter((e) => e.type === 'GUARD_RAN');
+    expect(guardRan).toEqual([
+      { type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: false, failed: null, judged: 'guard clear', denied: null },
+      { type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: false, failed: null, judged: 'guard script _vance/guards/llm-judge.js', denied: 'no guard scripts: guard|script _vance/guards/llm-judge.js|installer|activate|false' },
+    ]);
+    expect(events.filter((e) => e.type === 'COMMAND_RAN').map((e) => e.command)).toEqual(['guard clear']);
+    expect(events.find((e) => e.type === 'SKILL_REFUSED')).toMatchObject({ skill: 'installer', code: 'ACTIVATION_COMMAND_FAILED' });
+
+    // Fail-closed: a command guard whose script is missing refuses every command.
+    const broken = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'command-broken', name: 'broken-commands' } })).data!.spawnProcess.id;
+    const closed = await s.gql(ACTIVATE, { id: broken, name: 'tidy' });
+    expect(closed.errors?.[0]?.extensions?.domainCode).toBe('ACTIVATION_COMMAND_FAILED');
+    expect(closed.errors![0]!.message).toMatch(/could not run, so the command is refused: MISSING/);
+    const brokenRan = (await storedEvents(broken)).filter((e) => e.type === 'GUARD_RAN');
+    expect(brokenRan).toEqual([{ type: 'GUARD_RAN', guard: '_vance/guards/nowhere.js', point: 'command', continued: false, failed: { kind: 'MISSING', message: expect.any(String) }, judged: 'guard clear', denied: null }]);
   });
 });
