@@ -183,6 +183,12 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
         "      if (c.args.startsWith('script')) vance.guard.deny('no guard scripts: ' + [c.verb, c.args, c.skill, c.phase, vance.guard.continueWith('no')].join('|'));",
         '    trigger: command',
       ].join('\n'),
+      '_vance/recipes/round-cap.yaml': [
+        'description: Guards that report their cap', 'engine: ford', 'params:', '  validation: false',
+        'guard:',
+        '  - scriptBody: |', "      vance.log('info', ['never', vance.guard.maxRounds, vance.guard.naturalStop, vance.guard.continueWith('again')].join(' '));", '    maxRounds: 0',
+        '  - scriptBody: |', "      vance.log('info', ['default', vance.guard.round, vance.guard.maxRounds, vance.guard.naturalStop].join(' '));",
+      ].join('\n'),
       '_vance/recipes/command-broken.yaml': [
         'description: A command guard that cannot run', 'engine: ford', 'params:', '  validation: false',
         'guard:', '  - script: _vance/guards/nowhere.js', '    trigger: command',
@@ -392,11 +398,12 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(recipeGuards).toEqual([{ script: { kind: 'PATH', path: '_vance/guards/llm-judge.js' }, params: { judge: 'Is the work done?', prompt: 'Double-check it, DONE?' }, trigger: 'stop', maxRounds: 2, allowTools: false }]);
     const judged = s.provider.judgeCalls;
     // Turn 1 replies "You said: finish it DONE" → the judge fires → follow-up (round 1) → turn 2 echoes the
-    // follow-up which contains DONE → fires again (round 2) → turn 3 → the cap holds: no judge call, delivered.
+    // follow-up which contains DONE → fires again (round 2) → turn 3 → the guard still runs at the cap (the judge
+    // fires again), but its continueWith queues nothing: delivered.
     const events = await runTurns(s, id, 'finish it DONE', 3);
     const ran = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
-    expect(ran.map((r) => [r.continued ?? false, r.skipped ?? null])).toEqual([[true, null], [true, null], [false, expect.stringMatching(/Round cap reached \(2 of 2/)]]);
-    expect(s.provider.judgeCalls - judged).toBe(2);
+    expect(ran.map((r) => [r.continued ?? false, r.capped ?? null])).toEqual([[true, null], [true, null], [false, expect.stringMatching(/Round cap reached \(2 of 2/)]]);
+    expect(s.provider.judgeCalls - judged).toBe(3);
     expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 1, 0]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
     expect(inputs.map((i) => i.sender)).toEqual(['USER', 'GUARD', 'GUARD']);
@@ -405,7 +412,7 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     // A new user message resets the rounds: the judge runs again (and does not fire this time).
     const next = await runTurns(s, id, 'something else');
     expect(next.filter((e) => e.type === 'GuardRan').map((e) => e.payload.continued)).toEqual([false]);
-    expect(s.provider.judgeCalls - judged).toBe(3);
+    expect(s.provider.judgeCalls - judged).toBe(4);
     expect((await s.gql(PROCESS, { id })).data!.process.guardRounds).toEqual({});
   });
 
@@ -464,7 +471,7 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     const events: Ev[] = [];
     while (events.filter((e) => e.type === 'TurnFinished').length < 2) events.push((await stream.next(20_000)).data!.turnEvents);
     const guardRan = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
-    expect(guardRan.map((g) => [g.point, g.continued ?? false, g.skipped ?? null])).toEqual([
+    expect(guardRan.map((g) => [g.point, g.continued ?? false, g.capped ?? null])).toEqual([
       ['terminate', true, null], ['terminate', false, expect.stringMatching(/Round cap reached/)],
     ]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
@@ -478,6 +485,20 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     const reports = await reportsOf();
     expect(reports).toHaveLength(1);
     expect(reports[0].content).toContain('One more pass on: Work on the report');
+  });
+
+  it('maxRounds: one default (3) reported when unset, 0 never continues; the guard runs at the cap and reads maxRounds and naturalStop', async () => {
+    const guards = (await s.gql(`{ recipe(name: "round-cap", project: "lab") { guards } }`)).data!.recipe.guards;
+    expect(guards.map((g: any) => g.maxRounds)).toEqual([0, 3]);
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'round-cap', name: 'capped' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hello');
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['never 0 true false', 'default 0 3 true']);
+    expect(events.filter((e) => e.type === 'GuardRan')[0]!.payload).toMatchObject({ continued: false, capped: expect.stringMatching(/Round cap reached \(0 of 0/) });
+    expect(events[events.length - 1]).toMatchObject({ type: 'TurnFinished', payload: { guardFollowUps: 0 } });
+    // naturalstop is not a trigger: refused at save with a diagnostic naming the entry.
+    const bad = await s.gql(PUT, { layer: 'VANCE', path: '_vance/recipes/natural.yaml', content: 'description: x\nengine: ford\nguard:\n  - scriptBody: "1"\n  - scriptBody: "2"\n    trigger: natural_stop\n' });
+    const diagnostic = bad.errors![0]!.extensions!.diagnostics.find((d: any) => d.field === 'guard[1].trigger');
+    expect(diagnostic.message).toMatch(/guard\[1\]\.trigger: 'natural_stop' is not a trigger.*trigger: stop/);
   });
 
   it('a command guard sees each command before it runs and can refuse it; one that cannot run refuses (fail-closed)', async () => {

@@ -42,6 +42,8 @@ export interface GuardRunInput {
   /** What the guard judges: the user's request (the turn's input) and the engine's reply. */
   readonly task: string;
   readonly output: string;
+  /** At stop/terminate: the model stopped on its own (false: the turn ended at its iteration cap). */
+  readonly naturalStop?: boolean;
   /** The running turn (for `vance.tool` with allowTools, and `vance.log`); absent outside a turn. */
   readonly tools?: ToolInvocationContext;
   /** GuardRan / ScriptLog turn events; a no-op outside a turn. */
@@ -75,12 +77,10 @@ export class GuardRunner {
     for (const guard of activeGuards(input.process)) {
       if (!runsAt(guard.trigger, input.point)) continue;
       const used = rounds[guard.key] ?? 0;
-      if (countsRounds(input.point) && used >= guard.maxRounds) {
-        await input.emit('GuardRan', { guard: guard.label, point: input.point, skipped: `Round cap reached (${used} of ${guard.maxRounds} since the last user message).` });
-        continue;
-      }
+      // At the cap the guard still runs (it may want to know): its continueWith then returns false.
+      const atCap = countsRounds(input.point) && used >= guard.maxRounds;
       ran++;
-      const prompt = (await this.runOne(guard, input, used)).continueWith;
+      const prompt = (await this.runOne(guard, input, used, undefined, atCap)).continueWith;
       if (prompt === null) continue;
       prompts.push(prompt);
       if (countsRounds(input.point)) rounds[guard.key] = used + 1;
@@ -104,7 +104,7 @@ export class GuardRunner {
   }
 
   /** The guard's follow-up prompt or refusal (null: none), and why it failed (fail-open at the yield points). */
-  private async runOne(guard: ActiveGuard, input: GuardRunInput, round: number, command?: GuardCommandInfo): Promise<{ continueWith: string | null; denied: string | null; failed: string | null }> {
+  private async runOne(guard: ActiveGuard, input: GuardRunInput, round: number, command?: GuardCommandInfo, atCap = false): Promise<{ continueWith: string | null; denied: string | null; failed: string | null }> {
     const started = Date.now();
     let continueWith: string | null = null;
     let denied: string | null = null;
@@ -114,13 +114,15 @@ export class GuardRunner {
       await this.deps.runner.run({
         source, filename: guard.script.kind === 'PATH' ? guard.script.path : `${guard.label}.js`, mode: 'FUNCTION_BODY',
         timeoutMs: this.deps.timeoutMs ?? 120_000, cpuTimeoutMs: this.deps.cpuTimeoutMs,
-        bindings: this.bindings(guard, input, round, (prompt) => {
+        bindings: this.bindings(guard, input, round, atCap ? null : (prompt) => {
           continueWith ??= prompt;
         }, command ? { info: command, deny: (reason) => { denied ??= reason; } } : undefined),
       });
       await input.emit('GuardRan', {
         guard: guard.label, point: input.point, round: round + (continueWith !== null && countsRounds(input.point) ? 1 : 0), continued: continueWith !== null,
-        ...(command ? { command: command.text, denied } : {}), ms: Date.now() - started,
+        ...(command ? { command: command.text, denied } : {}),
+        ...(atCap ? { capped: `Round cap reached (${round} of ${guard.maxRounds} since the last user message): continueWith queues nothing.` } : {}),
+        ms: Date.now() - started,
       });
       return { continueWith, denied, failed: null };
     } catch (error) {
@@ -140,7 +142,7 @@ export class GuardRunner {
   }
 
   private bindings(
-    guard: ActiveGuard, input: GuardRunInput, round: number, onContinue: (prompt: string) => void,
+    guard: ActiveGuard, input: GuardRunInput, round: number, onContinue: ((prompt: string) => void) | null,
     command?: { readonly info: GuardCommandInfo; readonly deny: (reason: string) => void },
   ): BindingTree {
     const logs = new LogLimiter();
@@ -159,13 +161,16 @@ export class GuardRunner {
         output: input.output,
         point: input.point,
         round,
+        maxRounds: guard.maxRounds,
+        naturalStop: input.naturalStop ?? null,
+        // Returns whether the follow-up was queued: false at the round cap and at command dispatch.
         continueWith: (prompt) => {
           if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error('vance.guard.continueWith(prompt): prompt must be a non-empty string');
           if (prompt.length > MAX_PROMPT_CHARS) throw new Error(`vance.guard.continueWith: the prompt may hold at most ${MAX_PROMPT_CHARS} characters`);
           // At command dispatch there is no engine to continue: a command guard denies or lets through.
-          if (command) return false;
+          if (command || !onContinue) return false;
           onContinue(prompt);
-          return null;
+          return true;
         },
       },
       llm: {

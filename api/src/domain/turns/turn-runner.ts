@@ -312,8 +312,8 @@ export class TurnRunner {
       });
       // The yield point (seed 004 §6d): stop guards, and for a worker about to report, terminate guards.
       current = cleaned ? cleaned.process : (await processes.deps.store.findProcess(tenantId, processId)) ?? current;
-      const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText);
-      if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText));
+      const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop');
+      if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop'));
       if (follow.length > 0) {
         const queued = await processes.queue(current, follow.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content })), 'A completion guard asked to continue.');
         current = queued.process;
@@ -437,7 +437,7 @@ export class TurnRunner {
   /** Runs the guards of one point; returns their follow-up prompts and stores the round counters. */
   private async runGuards(
     point: GuardPoint, process: Process, composition: TurnComposition, principal: Principal, turnId: string,
-    sink: TurnEventSink, task: string, output: string,
+    sink: TurnEventSink, task: string, output: string, naturalStop?: boolean,
   ): Promise<string[]> {
     const guards = this.deps.guards;
     if (!guards || (process.recipeGuards.length === 0 && process.guards.length === 0)) return [];
@@ -450,7 +450,7 @@ export class TurnRunner {
       principal, process, scope: composition.scope,
       turn: { turnId, depth: 0, callTool: dispatchAt, log: (source, level, message) => emit('ScriptLog', { source, level, message }) },
     };
-    const outcome = await guards.run({ point, process, scope: composition.scope, principal, task, output, tools, emit });
+    const outcome = await guards.run({ point, process, scope: composition.scope, principal, task, output, naturalStop, tools, emit });
     if (JSON.stringify(outcome.rounds) !== JSON.stringify(process.guardRounds)) {
       await this.deps.processes.deps.store.update(process.tenantId, process.id, () => ({ guardRounds: outcome.rounds }));
     }

@@ -566,7 +566,7 @@ export type Process = {
   readonly promptMode: Scalars['String']['output'];
   readonly promptTemplate?: Maybe<Scalars['String']['output']>;
   readonly recipe?: Maybe<Scalars['String']['output']>;
-  /** The recipe's completion guards at spawn: [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]. */
+  /** The recipe's completion guards at spawn: [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]; maxRounds is the cap for stop/terminate/both (3 when unset, 0: never continue), null for start/command. */
   readonly recipeGuards: Scalars['JSON']['output'];
   readonly recipeSource?: Maybe<Layer>;
   readonly session: Session;
