@@ -189,6 +189,12 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
         '  - scriptBody: |', "      vance.log('info', ['never', vance.guard.maxRounds, vance.guard.naturalStop, vance.guard.continueWith('again')].join(' '));", '    maxRounds: 0',
         '  - scriptBody: |', "      vance.log('info', ['default', vance.guard.round, vance.guard.maxRounds, vance.guard.naturalStop].join(' '));",
       ].join('\n'),
+      '_vance/recipes/two-guards.yaml': [
+        'description: Two stop guards', 'engine: ford', 'params:', '  validation: false',
+        'guard:',
+        '  - scriptBody: |', "      if (vance.guard.round === 0) vance.log('info', 'first ' + vance.guard.fired + ' ' + vance.guard.continueWith('check again'));", '    maxRounds: 1',
+        '  - scriptBody: |', "      if (!vance.guard.output.includes('check again')) vance.log('info', 'second ' + vance.guard.fired + ' ' + vance.guard.continueWith('mine too'));", '    maxRounds: 1',
+      ].join('\n'),
       '_vance/recipes/command-broken.yaml': [
         'description: A command guard that cannot run', 'engine: ford', 'params:', '  validation: false',
         'guard:', '  - script: _vance/guards/nowhere.js', '    trigger: command',
@@ -407,7 +413,7 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 1, 0]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
     expect(inputs.map((i) => i.sender)).toEqual(['USER', 'GUARD', 'GUARD']);
-    expect(inputs[1].preview).toBe('Double-check it, DONE?');
+    expect(inputs[1].preview).toBe('[_vance/guards/llm-judge.js] Double-check it, DONE?');
     expect((await s.gql(PROCESS, { id })).data!.process.guardRounds).toEqual({ 'recipe:0': 2 });
     // A new user message resets the rounds: the judge runs again (and does not fire this time).
     const next = await runTurns(s, id, 'something else');
@@ -475,7 +481,7 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
       ['terminate', true, null], ['terminate', false, expect.stringMatching(/Round cap reached/)],
     ]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
-    expect(inputs[1]).toMatchObject({ sender: 'GUARD', preview: 'One more pass on: Work on the report' });
+    expect(inputs[1]).toMatchObject({ sender: 'GUARD', preview: '[inline guard #1 of the recipe] One more pass on: Work on the report' });
     // Only the final pass reaches the parent's inbox. Load: wait for the final report to arrive
     // (not 500 ms); a report of the first pass would have been sent before the second pass began,
     // so it would be there by then.
@@ -499,6 +505,16 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     const bad = await s.gql(PUT, { layer: 'VANCE', path: '_vance/recipes/natural.yaml', content: 'description: x\nengine: ford\nguard:\n  - scriptBody: "1"\n  - scriptBody: "2"\n    trigger: natural_stop\n' });
     const diagnostic = bad.errors![0]!.extensions!.diagnostics.find((d: any) => d.field === 'guard[1].trigger');
     expect(diagnostic.message).toMatch(/guard\[1\]\.trigger: 'natural_stop' is not a trigger.*trigger: stop/);
+  });
+
+  it('several guards at one point: the first continueWith wins, the others see it fired; the follow-up names its guard', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'two-guards', name: 'pair' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hello', 2);
+    const logs = events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message);
+    expect(logs).toEqual(['first null true', 'second inline guard #1 of the recipe false']);
+    expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 0]);
+    const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input);
+    expect(inputs[1]).toEqual([{ sender: 'GUARD', senderName: '_guard', preview: '[inline guard #1 of the recipe] check again' }]);
   });
 
   it('a command guard sees each command before it runs and can refuse it; one that cannot run refuses (fail-closed)', async () => {

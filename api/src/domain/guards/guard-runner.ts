@@ -74,15 +74,20 @@ export class GuardRunner {
     const rounds: Record<string, number> = { ...input.process.guardRounds };
     const prompts: string[] = [];
     let ran = 0;
+    // Several guards at one point: the first whose continueWith takes effect wins; the later ones
+    // still run, see `vance.guard.fired` (the winner's label), and their continueWith returns false.
+    let fired: string | null = null;
     for (const guard of activeGuards(input.process)) {
       if (!runsAt(guard.trigger, input.point)) continue;
       const used = rounds[guard.key] ?? 0;
       // At the cap the guard still runs (it may want to know): its continueWith then returns false.
       const atCap = countsRounds(input.point) && used >= guard.maxRounds;
       ran++;
-      const prompt = (await this.runOne(guard, input, used, undefined, atCap)).continueWith;
+      const prompt = (await this.runOne(guard, input, used, { atCap, fired })).continueWith;
       if (prompt === null) continue;
-      prompts.push(prompt);
+      fired = guard.label;
+      // A queued follow-up says which guard sent it; a start guard's note joins the turn it starts as is.
+      prompts.push(countsRounds(input.point) ? `[${guard.label}] ${prompt}` : prompt);
       if (countsRounds(input.point)) rounds[guard.key] = used + 1;
     }
     return { continueWith: prompts, rounds, ran };
@@ -96,7 +101,7 @@ export class GuardRunner {
   async check(input: GuardRunInput, command: GuardCommandInfo): Promise<string | null> {
     for (const guard of activeGuards(input.process)) {
       if (!runsAt(guard.trigger, 'command')) continue;
-      const outcome = await this.runOne(guard, input, 0, command);
+      const outcome = await this.runOne(guard, input, 0, { command });
       if (outcome.failed) return `The command guard '${guard.label}' could not run, so the command is refused: ${outcome.failed}`;
       if (outcome.denied !== null) return `The command guard '${guard.label}' refused it: ${outcome.denied}`;
     }
@@ -104,7 +109,10 @@ export class GuardRunner {
   }
 
   /** The guard's follow-up prompt or refusal (null: none), and why it failed (fail-open at the yield points). */
-  private async runOne(guard: ActiveGuard, input: GuardRunInput, round: number, command?: GuardCommandInfo, atCap = false): Promise<{ continueWith: string | null; denied: string | null; failed: string | null }> {
+  private async runOne(
+    guard: ActiveGuard, input: GuardRunInput, round: number,
+    { command, atCap = false, fired = null }: { command?: GuardCommandInfo; atCap?: boolean; fired?: string | null },
+  ): Promise<{ continueWith: string | null; denied: string | null; failed: string | null }> {
     const started = Date.now();
     let continueWith: string | null = null;
     let denied: string | null = null;
@@ -114,7 +122,7 @@ export class GuardRunner {
       await this.deps.runner.run({
         source, filename: guard.script.kind === 'PATH' ? guard.script.path : `${guard.label}.js`, mode: 'FUNCTION_BODY',
         timeoutMs: this.deps.timeoutMs ?? 120_000, cpuTimeoutMs: this.deps.cpuTimeoutMs,
-        bindings: this.bindings(guard, input, round, atCap ? null : (prompt) => {
+        bindings: this.bindings(guard, input, round, fired, atCap || fired !== null ? null : (prompt) => {
           continueWith ??= prompt;
         }, command ? { info: command, deny: (reason) => { denied ??= reason; } } : undefined),
       });
@@ -142,7 +150,7 @@ export class GuardRunner {
   }
 
   private bindings(
-    guard: ActiveGuard, input: GuardRunInput, round: number, onContinue: ((prompt: string) => void) | null,
+    guard: ActiveGuard, input: GuardRunInput, round: number, fired: string | null, onContinue: ((prompt: string) => void) | null,
     command?: { readonly info: GuardCommandInfo; readonly deny: (reason: string) => void },
   ): BindingTree {
     const logs = new LogLimiter();
@@ -162,8 +170,9 @@ export class GuardRunner {
         point: input.point,
         round,
         maxRounds: guard.maxRounds,
+        fired,
         naturalStop: input.naturalStop ?? null,
-        // Returns whether the follow-up was queued: false at the round cap and at command dispatch.
+        // Returns whether the follow-up was queued: false at the round cap, after another guard fired, at command dispatch.
         continueWith: (prompt) => {
           if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error('vance.guard.continueWith(prompt): prompt must be a non-empty string');
           if (prompt.length > MAX_PROMPT_CHARS) throw new Error(`vance.guard.continueWith: the prompt may hold at most ${MAX_PROMPT_CHARS} characters`);
