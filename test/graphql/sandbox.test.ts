@@ -195,6 +195,10 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
         '  - scriptBody: |', "      if (vance.guard.round === 0) vance.log('info', 'first ' + vance.guard.fired + ' ' + vance.guard.continueWith('check again'));", '    maxRounds: 1',
         '  - scriptBody: |', "      if (!vance.guard.output.includes('check again')) vance.log('info', 'second ' + vance.guard.fired + ' ' + vance.guard.continueWith('mine too'));", '    maxRounds: 1',
       ].join('\n'),
+      '_vance/recipes/start-activates.yaml': [
+        'description: A start guard activates a skill for the turn', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - scriptBody: |', "      vance.log('info', 'calc ' + vance.guard.activateSkill('calc') + ', nowhere ' + vance.guard.activateSkill('nowhere-skill'));", '    trigger: start',
+      ].join('\n'),
       '_vance/recipes/command-broken.yaml': [
         'description: A command guard that cannot run', 'engine: ford', 'params:', '  validation: false',
         'guard:', '  - script: _vance/guards/nowhere.js', '    trigger: command',
@@ -515,6 +519,15 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 0]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input);
     expect(inputs[1]).toEqual([{ sender: 'GUARD', senderName: '_guard', preview: '[inline guard #1 of the recipe] check again' }]);
+  });
+
+  it('a start guard activates a skill for the turn it starts (one-shot: cleared after it)', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'start-activates', name: 'starts-calc' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'call skill_calc__add {"a": 2, "b": 3}');
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['calc true, nowhere false']);
+    expect(events.find((e) => e.type === 'SkillVerdicts')!.payload.skills, JSON.stringify(events.map((e) => [e.type, e.type === 'SkillVerdicts' || e.type === 'GuardRan' ? e.payload : null]))).toEqual([expect.objectContaining({ skill: 'calc', oneShot: true, composed: true })]);
+    expect(toolResult(events, 'skill_calc__add')).toMatchObject({ isError: false });
+    expect((await s.gql(`query P($id: ID!) { process(id: $id) { activeSkills { name } } }`, { id })).data!.process.activeSkills).toEqual([]);
   });
 
   it('a command guard sees each command before it runs and can refuse it; one that cannot run refuses (fail-closed)', async () => {

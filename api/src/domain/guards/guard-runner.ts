@@ -42,6 +42,8 @@ export interface GuardRunInput {
   /** What the guard judges: the user's request (the turn's input) and the engine's reply. */
   readonly task: string;
   readonly output: string;
+  /** At start: activates a skill one-shot for this turn; false when refused. */
+  readonly activateSkill?: (name: string) => Promise<boolean>;
   /** At stop/terminate: the model stopped on its own (false: the turn ended at its iteration cap). */
   readonly naturalStop?: boolean;
   /** The running turn (for `vance.tool` with allowTools, and `vance.log`); absent outside a turn. */
@@ -171,6 +173,10 @@ export class GuardRunner {
         round,
         maxRounds: guard.maxRounds,
         fired,
+        ...(input.activateSkill ? { activateSkill: externalWait(async (name) => {
+          if (typeof name !== 'string' || name.trim() === '') throw new Error('vance.guard.activateSkill(name): name must be a non-empty string');
+          return input.activateSkill!(name.trim());
+        }) } : {}),
         naturalStop: input.naturalStop ?? null,
         // Returns whether the follow-up was queued: false at the round cap, after another guard fired, at command dispatch.
         continueWith: (prompt) => {

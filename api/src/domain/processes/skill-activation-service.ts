@@ -194,6 +194,20 @@ export class SkillActivationService {
     });
   }
 
+  /**
+   * A start guard's `vance.guard.activateSkill(name)` (seed 004 §1): the skill one-shot for the turn
+   * that is starting, on its lane, as a trigger's activation is (its action joins the turn's input).
+   * Returns the process after it, or null when it was refused (a SKILL_REFUSED event says why).
+   */
+  async activateForTurn(principal: Principal, process: Process, name: string, addInput: TurnInput): Promise<Process | null> {
+    try {
+      return (await this.activateOnLane(principal, process, name, null, true, { kind: 'TRIGGER', reason: 'Activated by a start guard for this turn.' }, addInput)).process;
+    } catch (err) {
+      if (err instanceof DomainError) return null;
+      throw err;
+    }
+  }
+
   /** What beforeTurn would activate for the inbox, on a copy of the process (composeTurnPreview; pre-turn-triggers.ts). */
   async previewBeforeTurn(process: Process, pending: readonly TurnMessage[]): Promise<Process> {
     return previewTriggers(this.deps.steer, this.deps.triggers, () => this.deps.processes.scopeOf(process), process, pending);
