@@ -189,27 +189,29 @@ export function createServices(adapters: ServiceAdapters): Services {
     skills,
     steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
     triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: turnCaches.indexes }),
-    // `command` guards run right after engine commands, outside a turn: no turn events, no tools.
-    afterCommands: async ({ principal, process, scope, commands, ownerActing, private: isPrivate }) => {
-      // Outside a turn, a guard's run is a process event (processEvents) instead of a GuardRan turn event.
-      const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
-        if (type !== 'GuardRan') return;
-        const failed = payload.failed as { kind: string; message: string } | undefined;
-        await processes.deps.events.emit(process, {
-          type: 'GUARD_RAN', guard: String(payload.guard), point: String(payload.point), continued: payload.continued === true,
-          skipped: typeof payload.skipped === 'string' ? payload.skipped : null, failed: failed ? { kind: failed.kind, message: failed.message } : null,
-          ...(isPrivate ? { private: true } : {}),
+    // `command` guards at dispatch (seed 004 §1): before each activate:/deactivate: step, outside a turn —
+    // no turn events, no tools; a refusal or a guard that cannot run refuses the step (fail-closed).
+    commandGate: ({ principal, process, scope }) => {
+      if (!activeGuards(process).some((g) => runsAt(g.trigger, 'command'))) return undefined;
+      return async ({ command, skill, phase }) => {
+        const acting = principal ?? await identity.principalOfUser(process.tenantId, process.userId);
+        // A step of a skill from the owner's USER layer is private, and so is what its guards decided (owner-view.ts).
+        const isPrivate = scope.userProjectId !== null && (await skills.inspect(scope, skill).catch(() => null))?.source === 'USER';
+        // Outside a turn, a guard's run is a process event (processEvents) instead of a GuardRan turn event.
+        const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
+          if (type !== 'GuardRan') return;
+          const failed = payload.failed as { kind: string; message: string } | undefined;
+          await processes.deps.events.emit(process, {
+            type: 'GUARD_RAN', guard: String(payload.guard), point: 'command', continued: false, skipped: null,
+            failed: failed ? { kind: failed.kind, message: failed.message } : null,
+            command: command.text, denied: typeof payload.denied === 'string' ? payload.denied : null,
+            ...(isPrivate ? { private: true } : {}),
+          });
+        };
+        return guards.check({ point: 'command', process, scope, principal: acting, task: command.text, output: '', emit }, {
+          text: command.text, verb: command.verb, args: command.rest, skill, phase,
         });
       };
-      if (!ownerActing) {
-        // A command guard's only effect is a follow-up turn, and only the owner starts turns (owner-view.ts, rule 2).
-        for (const guard of activeGuards(process).filter((g) => runsAt(g.trigger, 'command'))) {
-          await emit('GuardRan', { guard: guard.label, point: 'command', skipped: "Not run: the commands came from someone other than the process owner, and a command guard's follow-up would start a turn." });
-        }
-        return [];
-      }
-      const outcome = await guards.run({ point: 'command', process, scope, principal, task: commands.join('\n'), output: '', emit });
-      return outcome.continueWith.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content }));
     },
   });
   for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);

@@ -5,7 +5,6 @@ import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../ap
 import type { ServerTool } from '../../api/src/domain/tools/server-tool';
 import { OfflineProvider } from '../../api/src/llm/offline-provider';
 import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
-import { PROCESS_EVENTS_TOPIC } from '../../api/src/domain/processes/process-event';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { codeOf, collect, eventually, startTestVance, type TestVance } from './harness';
 
@@ -179,8 +178,32 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
       ].join('\n'),
       '_vance/recipes/command-guarded.yaml': [
         'description: A command guard', 'engine: ford', 'params:', '  validation: false',
-        'guard:', '  - scriptBody: |', "      vance.guard.continueWith('Commands ran: ' + vance.guard.task);", '    trigger: command',
+        'guard:', '  - scriptBody: |',
+        "      const c = vance.guard.command;",
+        "      if (c.args.startsWith('script')) vance.guard.deny('no guard scripts: ' + [c.verb, c.args, c.skill, c.phase, vance.guard.continueWith('no')].join('|'));",
+        '    trigger: command',
       ].join('\n'),
+      '_vance/recipes/round-cap.yaml': [
+        'description: Guards that report their cap', 'engine: ford', 'params:', '  validation: false',
+        'guard:',
+        '  - scriptBody: |', "      vance.log('info', ['never', vance.guard.maxRounds, vance.guard.naturalStop, vance.guard.continueWith('again')].join(' '));", '    maxRounds: 0',
+        '  - scriptBody: |', "      vance.log('info', ['default', vance.guard.round, vance.guard.maxRounds, vance.guard.naturalStop].join(' '));",
+      ].join('\n'),
+      '_vance/recipes/two-guards.yaml': [
+        'description: Two stop guards', 'engine: ford', 'params:', '  validation: false',
+        'guard:',
+        '  - scriptBody: |', "      if (vance.guard.round === 0) vance.log('info', 'first ' + vance.guard.fired + ' ' + vance.guard.continueWith('check again'));", '    maxRounds: 1',
+        '  - scriptBody: |', "      if (!vance.guard.output.includes('check again')) vance.log('info', 'second ' + vance.guard.fired + ' ' + vance.guard.continueWith('mine too'));", '    maxRounds: 1',
+      ].join('\n'),
+      '_vance/recipes/start-activates.yaml': [
+        'description: A start guard activates a skill for the turn', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - scriptBody: |', "      vance.log('info', 'calc ' + vance.guard.activateSkill('calc') + ', nowhere ' + vance.guard.activateSkill('nowhere-skill'));", '    trigger: start',
+      ].join('\n'),
+      '_vance/recipes/command-broken.yaml': [
+        'description: A command guard that cannot run', 'engine: ford', 'params:', '  validation: false',
+        'guard:', '  - script: _vance/guards/nowhere.js', '    trigger: command',
+      ].join('\n'),
+      '_vance/skills/installer/SKILL.md': '---\ntitle: installer\ndescription: Installs a runtime guard\nversion: "1.0.0"\nactivate:\n  - guard script _vance/guards/llm-judge.js\n---\nInstaller.\n',
       '_vance/skills/delegate/SKILL.md': '---\ntitle: delegate\ndescription: Delegate to a worker\nversion: "1.0.0"\narguments: true\nrun:\n  target: spawn\n  recipe: term-worker\naction: "Work on {{ args.text }}"\n---\nDelegated.\n',
       '_vance/skills/tidy/SKILL.md': '---\ntitle: tidy\ndescription: Clears runtime guards\nversion: "1.0.0"\nactivate:\n  - guard clear\n---\nTidy.\n',
       '_vance/recipes/tool-guard.yaml': [
@@ -385,20 +408,21 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(recipeGuards).toEqual([{ script: { kind: 'PATH', path: '_vance/guards/llm-judge.js' }, params: { judge: 'Is the work done?', prompt: 'Double-check it, DONE?' }, trigger: 'stop', maxRounds: 2, allowTools: false }]);
     const judged = s.provider.judgeCalls;
     // Turn 1 replies "You said: finish it DONE" → the judge fires → follow-up (round 1) → turn 2 echoes the
-    // follow-up which contains DONE → fires again (round 2) → turn 3 → the cap holds: no judge call, delivered.
+    // follow-up which contains DONE → fires again (round 2) → turn 3 → the guard still runs at the cap (the judge
+    // fires again), but its continueWith queues nothing: delivered.
     const events = await runTurns(s, id, 'finish it DONE', 3);
     const ran = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
-    expect(ran.map((r) => [r.continued ?? false, r.skipped ?? null])).toEqual([[true, null], [true, null], [false, expect.stringMatching(/Round cap reached \(2 of 2/)]]);
-    expect(s.provider.judgeCalls - judged).toBe(2);
+    expect(ran.map((r) => [r.continued ?? false, r.capped ?? null])).toEqual([[true, null], [true, null], [false, expect.stringMatching(/Round cap reached \(2 of 2/)]]);
+    expect(s.provider.judgeCalls - judged).toBe(3);
     expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 1, 0]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
     expect(inputs.map((i) => i.sender)).toEqual(['USER', 'GUARD', 'GUARD']);
-    expect(inputs[1].preview).toBe('Double-check it, DONE?');
+    expect(inputs[1].preview).toBe('[_vance/guards/llm-judge.js] Double-check it, DONE?');
     expect((await s.gql(PROCESS, { id })).data!.process.guardRounds).toEqual({ 'recipe:0': 2 });
     // A new user message resets the rounds: the judge runs again (and does not fire this time).
     const next = await runTurns(s, id, 'something else');
     expect(next.filter((e) => e.type === 'GuardRan').map((e) => e.payload.continued)).toEqual([false]);
-    expect(s.provider.judgeCalls - judged).toBe(3);
+    expect(s.provider.judgeCalls - judged).toBe(4);
     expect((await s.gql(PROCESS, { id })).data!.process.guardRounds).toEqual({});
   });
 
@@ -457,11 +481,11 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     const events: Ev[] = [];
     while (events.filter((e) => e.type === 'TurnFinished').length < 2) events.push((await stream.next(20_000)).data!.turnEvents);
     const guardRan = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
-    expect(guardRan.map((g) => [g.point, g.continued ?? false, g.skipped ?? null])).toEqual([
+    expect(guardRan.map((g) => [g.point, g.continued ?? false, g.capped ?? null])).toEqual([
       ['terminate', true, null], ['terminate', false, expect.stringMatching(/Round cap reached/)],
     ]);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
-    expect(inputs[1]).toMatchObject({ sender: 'GUARD', preview: 'One more pass on: Work on the report' });
+    expect(inputs[1]).toMatchObject({ sender: 'GUARD', preview: '[inline guard #1 of the recipe] One more pass on: Work on the report' });
     // Only the final pass reaches the parent's inbox. Load: wait for the final report to arrive
     // (not 500 ms); a report of the first pass would have been sent before the second pass began,
     // so it would be there by then.
@@ -473,19 +497,73 @@ describe.each(testDatabases())('the sandbox over GraphQL ($name)', (driver) => {
     expect(reports[0].content).toContain('One more pass on: Work on the report');
   });
 
-  it('a command guard runs after engine commands and queues its follow-up', async () => {
+  it('maxRounds: one default (3) reported when unset, 0 never continues; the guard runs at the cap and reads maxRounds and naturalStop', async () => {
+    const guards = (await s.gql(`{ recipe(name: "round-cap", project: "lab") { guards } }`)).data!.recipe.guards;
+    expect(guards.map((g: any) => g.maxRounds)).toEqual([0, 3]);
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'round-cap', name: 'capped' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hello');
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['never 0 true false', 'default 0 3 true']);
+    expect(events.filter((e) => e.type === 'GuardRan')[0]!.payload).toMatchObject({ continued: false, capped: expect.stringMatching(/Round cap reached \(0 of 0/) });
+    expect(events[events.length - 1]).toMatchObject({ type: 'TurnFinished', payload: { guardFollowUps: 0 } });
+    // naturalstop is not a trigger: refused at save with a diagnostic naming the entry.
+    const bad = await s.gql(PUT, { layer: 'VANCE', path: '_vance/recipes/natural.yaml', content: 'description: x\nengine: ford\nguard:\n  - scriptBody: "1"\n  - scriptBody: "2"\n    trigger: natural_stop\n' });
+    const diagnostic = bad.errors![0]!.extensions!.diagnostics.find((d: any) => d.field === 'guard[1].trigger');
+    expect(diagnostic.message).toMatch(/guard\[1\]\.trigger: 'natural_stop' is not a trigger.*trigger: stop/);
+  });
+
+  it('several guards at one point: the first continueWith wins, the others see it fired; the follow-up names its guard', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'two-guards', name: 'pair' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hello', 2);
+    const logs = events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message);
+    expect(logs).toEqual(['first null true', 'second inline guard #1 of the recipe false']);
+    expect(events.filter((e) => e.type === 'TurnFinished').map((e) => e.payload.guardFollowUps)).toEqual([1, 0]);
+    const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input);
+    expect(inputs[1]).toEqual([{ sender: 'GUARD', senderName: '_guard', preview: '[inline guard #1 of the recipe] check again' }]);
+  });
+
+  it('a start guard activates a skill for the turn it starts (one-shot: cleared after it)', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'start-activates', name: 'starts-calc' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'call skill_calc__add {"a": 2, "b": 3}');
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['calc true, nowhere false']);
+    expect(events.find((e) => e.type === 'SkillVerdicts')!.payload.skills, JSON.stringify(events.map((e) => [e.type, e.type === 'SkillVerdicts' || e.type === 'GuardRan' ? e.payload : null]))).toEqual([expect.objectContaining({ skill: 'calc', oneShot: true, composed: true })]);
+    expect(toolResult(events, 'skill_calc__add')).toMatchObject({ isError: false });
+    expect((await s.gql(`query P($id: ID!) { process(id: $id) { activeSkills { name } } }`, { id })).data!.process.activeSkills).toEqual([]);
+  });
+
+  it('a command guard sees each command before it runs and can refuse it; one that cannot run refuses (fail-closed)', async () => {
     const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'command-guarded', name: 'commanded' } })).data!.spawnProcess.id;
-    // Load: act once both subscriptions are registered, not after a 100 ms sleep.
-    const events = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id }));
-    const processEvents = await s.bus.listening(PROCESS_EVENTS_TOPIC, () => collect<{ processEvents: any }>(s.ws(), `subscription P($id: ID!) { processEvents(processId: $id) {
-      type ... on GuardRanEvent { guard point continued skipped failed } ... on CommandRanEvent { command } } }`, { id }));
+    // The stored events (afterEventId 0: all of them), read until the activation's refusal.
+    const storedEvents = async (process: string): Promise<any[]> => {
+      const stream = collect<{ processEvents: any }>(s.ws(), `subscription P($id: ID!) { processEvents(processId: $id, afterEventId: "0") {
+        type ... on GuardRanEvent { guard point continued failed judged: command denied } ... on CommandRanEvent { command } ... on SkillRefusedEvent { skill code } } }`, { id: process });
+      const seen: any[] = [];
+      while (!seen.some((e) => e.type === 'SKILL_REFUSED')) seen.push((await stream.next(20_000)).data!.processEvents);
+      return seen;
+    };
+    // Allowed: `guard clear` runs, and the guard saw verb, args, skill and phase (continueWith is false here).
     expect((await s.gql(ACTIVATE, { id, name: 'tidy' })).errors).toBeUndefined();
-    const seen: any[] = [];
-    while (!seen.some((e) => e.type === 'GUARD_RAN')) seen.push((await processEvents.next()).data!.processEvents);
-    expect(seen.find((e) => e.type === 'COMMAND_RAN')).toMatchObject({ command: 'guard clear' });
-    expect(seen.find((e) => e.type === 'GUARD_RAN')).toEqual({ type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: true, skipped: null, failed: null });
-    const first: Ev[] = [];
-    while (!first.some((e) => e.type === 'TurnFinished')) first.push((await events.next(20_000)).data!.turnEvents);
-    expect(first[0]!.payload.input[0]).toMatchObject({ sender: 'GUARD', senderName: '_guard', preview: 'Commands ran: guard clear' });
+    // Refused: the guard denies `guard script …`; the activation fails and nothing is installed.
+    const refused = await s.gql(ACTIVATE, { id, name: 'installer' });
+    expect(refused.errors?.[0]?.extensions?.domainCode).toBe('ACTIVATION_COMMAND_FAILED');
+    expect(refused.errors![0]!.message).toContain('no guard scripts: guard|script _vance/guards/llm-judge.js|installer|activate|false');
+    const process = (await s.gql(PROCESS, { id })).data!.process;
+    expect(process.guards).toEqual([]);
+    expect(process.pending).toEqual([]);
+    const events = await storedEvents(id);
+    const guardRan = events.filter((e) => e.type === 'GUARD_RAN');
+    expect(guardRan).toEqual([
+      { type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: false, failed: null, judged: 'guard clear', denied: null },
+      { type: 'GUARD_RAN', guard: 'inline guard #1 of the recipe', point: 'command', continued: false, failed: null, judged: 'guard script _vance/guards/llm-judge.js', denied: 'no guard scripts: guard|script _vance/guards/llm-judge.js|installer|activate|false' },
+    ]);
+    expect(events.filter((e) => e.type === 'COMMAND_RAN').map((e) => e.command)).toEqual(['guard clear']);
+    expect(events.find((e) => e.type === 'SKILL_REFUSED')).toMatchObject({ skill: 'installer', code: 'ACTIVATION_COMMAND_FAILED' });
+
+    // Fail-closed: a command guard whose script is missing refuses every command.
+    const broken = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'command-broken', name: 'broken-commands' } })).data!.spawnProcess.id;
+    const closed = await s.gql(ACTIVATE, { id: broken, name: 'tidy' });
+    expect(closed.errors?.[0]?.extensions?.domainCode).toBe('ACTIVATION_COMMAND_FAILED');
+    expect(closed.errors![0]!.message).toMatch(/could not run, so the command is refused: MISSING/);
+    const brokenRan = (await storedEvents(broken)).filter((e) => e.type === 'GUARD_RAN');
+    expect(brokenRan).toEqual([{ type: 'GUARD_RAN', guard: '_vance/guards/nowhere.js', point: 'command', continued: false, failed: { kind: 'MISSING', message: expect.any(String) }, judged: 'guard clear', denied: null }]);
   });
 });

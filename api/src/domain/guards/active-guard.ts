@@ -4,13 +4,13 @@
  * no params and runs at `stop` with the default round cap and the supervisor surface.
  */
 import type { Process, RuntimeGuard } from '../processes/process';
-import type { GuardScript, GuardTrigger, RecipeGuard } from '../recipes/recipe';
+import { DEFAULT_GUARD_MAX_ROUNDS, type GuardScript, type GuardTrigger, type RecipeGuard } from '../recipes/recipe';
 
 /** Where a guard can run: the turn's start, after engine commands, the turn's end, a worker's end. */
 export type GuardPoint = 'start' | 'command' | 'stop' | 'terminate';
 
-/** Round cap when a guard sets none. */
-export const DEFAULT_MAX_ROUNDS = 3;
+/** Round cap when a guard sets none (a recipe's entry gets it at parse; runtime guards and old snapshots here). */
+export const DEFAULT_MAX_ROUNDS = DEFAULT_GUARD_MAX_ROUNDS;
 
 export interface ActiveGuard {
   /** Stable identity for the round counters: `recipe:<index>` or `runtime:<path|inline:hash>`. */

@@ -42,6 +42,10 @@ export interface GuardRunInput {
   /** What the guard judges: the user's request (the turn's input) and the engine's reply. */
   readonly task: string;
   readonly output: string;
+  /** At start: activates a skill one-shot for this turn; false when refused. */
+  readonly activateSkill?: (name: string) => Promise<boolean>;
+  /** At stop/terminate: the model stopped on its own (false: the turn ended at its iteration cap). */
+  readonly naturalStop?: boolean;
   /** The running turn (for `vance.tool` with allowTools, and `vance.log`); absent outside a turn. */
   readonly tools?: ToolInvocationContext;
   /** GuardRan / ScriptLog turn events; a no-op outside a turn. */
@@ -56,6 +60,15 @@ export interface GuardRunOutcome {
   readonly ran: number;
 }
 
+/** The engine command a `command` guard judges at dispatch, before it runs. */
+export interface GuardCommandInfo {
+  readonly text: string;
+  readonly verb: string;
+  readonly args: string;
+  readonly skill: string;
+  readonly phase: 'activate' | 'deactivate';
+}
+
 export class GuardRunner {
   constructor(private readonly deps: GuardRunnerDeps) {}
 
@@ -63,44 +76,73 @@ export class GuardRunner {
     const rounds: Record<string, number> = { ...input.process.guardRounds };
     const prompts: string[] = [];
     let ran = 0;
+    // Several guards at one point: the first whose continueWith takes effect wins; the later ones
+    // still run, see `vance.guard.fired` (the winner's label), and their continueWith returns false.
+    let fired: string | null = null;
     for (const guard of activeGuards(input.process)) {
       if (!runsAt(guard.trigger, input.point)) continue;
       const used = rounds[guard.key] ?? 0;
-      if (countsRounds(input.point) && used >= guard.maxRounds) {
-        await input.emit('GuardRan', { guard: guard.label, point: input.point, skipped: `Round cap reached (${used} of ${guard.maxRounds} since the last user message).` });
-        continue;
-      }
+      // At the cap the guard still runs (it may want to know): its continueWith then returns false.
+      const atCap = countsRounds(input.point) && used >= guard.maxRounds;
       ran++;
-      const prompt = await this.runOne(guard, input, used);
+      const prompt = (await this.runOne(guard, input, used, { atCap, fired })).continueWith;
       if (prompt === null) continue;
-      prompts.push(prompt);
+      fired = guard.label;
+      // A queued follow-up says which guard sent it; a start guard's note joins the turn it starts as is.
+      prompts.push(countsRounds(input.point) ? `[${guard.label}] ${prompt}` : prompt);
       if (countsRounds(input.point)) rounds[guard.key] = used + 1;
     }
     return { continueWith: prompts, rounds, ran };
   }
 
-  /** The guard's follow-up prompt, or null (no continueWith, or fail-open). */
-  private async runOne(guard: ActiveGuard, input: GuardRunInput, round: number): Promise<string | null> {
+  /**
+   * The `command` guards at dispatch (seed 004 §1: able to deny, fail-closed): each sees the command
+   * before it runs; the first that calls `vance.guard.deny(reason)` refuses it, and a guard that cannot
+   * run (missing, throws, times out) refuses it too. Returns the refusal, or null to let it run.
+   */
+  async check(input: GuardRunInput, command: GuardCommandInfo): Promise<string | null> {
+    for (const guard of activeGuards(input.process)) {
+      if (!runsAt(guard.trigger, 'command')) continue;
+      const outcome = await this.runOne(guard, input, 0, { command });
+      if (outcome.failed) return `The command guard '${guard.label}' could not run, so the command is refused: ${outcome.failed}`;
+      if (outcome.denied !== null) return `The command guard '${guard.label}' refused it: ${outcome.denied}`;
+    }
+    return null;
+  }
+
+  /** The guard's follow-up prompt or refusal (null: none), and why it failed (fail-open at the yield points). */
+  private async runOne(
+    guard: ActiveGuard, input: GuardRunInput, round: number,
+    { command, atCap = false, fired = null }: { command?: GuardCommandInfo; atCap?: boolean; fired?: string | null },
+  ): Promise<{ continueWith: string | null; denied: string | null; failed: string | null }> {
     const started = Date.now();
     let continueWith: string | null = null;
+    let denied: string | null = null;
     try {
       const source = await this.source(guard, input.scope);
       if (source === null) throw new GuardSourceError(`the guard script '${guard.label}' does not exist in this project`);
       await this.deps.runner.run({
         source, filename: guard.script.kind === 'PATH' ? guard.script.path : `${guard.label}.js`, mode: 'FUNCTION_BODY',
         timeoutMs: this.deps.timeoutMs ?? 120_000, cpuTimeoutMs: this.deps.cpuTimeoutMs,
-        bindings: this.bindings(guard, input, round, (prompt) => {
+        bindings: this.bindings(guard, input, round, fired, atCap || fired !== null ? null : (prompt) => {
           continueWith ??= prompt;
-        }),
+        }, command ? { info: command, deny: (reason) => { denied ??= reason; } } : undefined),
       });
-      await input.emit('GuardRan', { guard: guard.label, point: input.point, round: round + (continueWith !== null && countsRounds(input.point) ? 1 : 0), continued: continueWith !== null, ms: Date.now() - started });
-      return continueWith;
+      await input.emit('GuardRan', {
+        guard: guard.label, point: input.point, round: round + (continueWith !== null && countsRounds(input.point) ? 1 : 0), continued: continueWith !== null,
+        ...(command ? { command: command.text, denied } : {}),
+        ...(atCap ? { capped: `Round cap reached (${round} of ${guard.maxRounds} since the last user message): continueWith queues nothing.` } : {}),
+        ms: Date.now() - started,
+      });
+      return { continueWith, denied, failed: null };
     } catch (error) {
       const kind = error instanceof ScriptError ? error.kind : error instanceof GuardSourceError ? 'MISSING' : 'HOST';
       const message = error instanceof Error ? error.message : String(error);
-      await input.emit('GuardRan', { guard: guard.label, point: input.point, failed: { kind, message }, failOpen: true, ms: Date.now() - started }).catch(() => undefined);
-      this.deps.onError?.(error, `guard '${guard.label}' of process ${input.process.id} (fail-open)`);
-      return null;
+      // Only the command point fails closed: there a guard that cannot run refuses the command.
+      const failOpen = command === undefined;
+      await input.emit('GuardRan', { guard: guard.label, point: input.point, failed: { kind, message }, failOpen, ...(command ? { command: command.text } : {}), ms: Date.now() - started }).catch(() => undefined);
+      this.deps.onError?.(error, `guard '${guard.label}' of process ${input.process.id} (${failOpen ? 'fail-open' : 'fail-closed'})`);
+      return { continueWith: null, denied: null, failed: `${kind}: ${message}` };
     }
   }
 
@@ -109,20 +151,41 @@ export class GuardRunner {
     return (await this.deps.documents.lookup(scope, guard.script.path))?.content ?? null;
   }
 
-  private bindings(guard: ActiveGuard, input: GuardRunInput, round: number, onContinue: (prompt: string) => void): BindingTree {
+  private bindings(
+    guard: ActiveGuard, input: GuardRunInput, round: number, fired: string | null, onContinue: ((prompt: string) => void) | null,
+    command?: { readonly info: GuardCommandInfo; readonly deny: (reason: string) => void },
+  ): BindingTree {
     const logs = new LogLimiter();
     const base: Record<string, BindingTree[string]> = {
       params: guard.params as JsonValue,
       guard: {
+        ...(command ? {
+          command: { ...command.info } as JsonValue,
+          deny: (reason) => {
+            if (typeof reason !== 'string' || reason.trim() === '') throw new Error('vance.guard.deny(reason): reason must be a non-empty string');
+            command.deny(reason.length > MAX_PROMPT_CHARS ? `${reason.slice(0, MAX_PROMPT_CHARS)}…` : reason);
+            return null;
+          },
+        } : {}),
         task: input.task,
         output: input.output,
         point: input.point,
         round,
+        maxRounds: guard.maxRounds,
+        fired,
+        ...(input.activateSkill ? { activateSkill: externalWait(async (name) => {
+          if (typeof name !== 'string' || name.trim() === '') throw new Error('vance.guard.activateSkill(name): name must be a non-empty string');
+          return input.activateSkill!(name.trim());
+        }) } : {}),
+        naturalStop: input.naturalStop ?? null,
+        // Returns whether the follow-up was queued: false at the round cap, after another guard fired, at command dispatch.
         continueWith: (prompt) => {
           if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error('vance.guard.continueWith(prompt): prompt must be a non-empty string');
           if (prompt.length > MAX_PROMPT_CHARS) throw new Error(`vance.guard.continueWith: the prompt may hold at most ${MAX_PROMPT_CHARS} characters`);
+          // At command dispatch there is no engine to continue: a command guard denies or lets through.
+          if (command || !onContinue) return false;
           onContinue(prompt);
-          return null;
+          return true;
         },
       },
       llm: {

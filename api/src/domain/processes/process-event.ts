@@ -21,6 +21,8 @@ type ProcessEventBody =
   | {
       readonly type: 'GUARD_RAN'; readonly guard: string; readonly point: string; readonly continued: boolean;
       readonly skipped: string | null; readonly failed: { readonly kind: string; readonly message: string } | null;
+      /** A command guard (seed 004 §1): the command it judged at dispatch, and its refusal. */
+      readonly command?: string; readonly denied?: string | null;
     };
 
 export type ProcessEventType = ProcessEvent['type'];

@@ -5,13 +5,12 @@ import { isUserInvocable } from '../skills/invocation-policy';
 import type { ResolvedSkill, SkillResolver } from '../skills/skill-resolver';
 import type { PendingMessage, Process } from './process';
 import type { ProcessEvent } from './process-event';
-import type { NewPendingMessage } from './process-store';
 import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
 import { ProcessNotActiveError } from './errors';
 import { eachTrigger, previewTriggers, type TriggerHook, type TurnInput, type TurnMessage } from './pre-turn-triggers';
 import { parseSkillCommand } from './skill-command';
-import type { ActivationOrigin, SkillSteer } from './skill-steer';
+import type { ActivationOrigin, SkillSteer, StepGate } from './skill-steer';
 
 export interface ActivationResult {
   readonly process: Process;
@@ -41,20 +40,16 @@ export type SkillCommandResult =
 export type { TriggerHook } from './pre-turn-triggers';
 
 /**
- * After engine commands ran on the lane (activate:/deactivate: steps): the `command` completion guards
- * (seed 004 §6d). Returns follow-up messages to queue (a guard's continueWith). `ownerActing` false:
- * the guards are not run (their only effect is a follow-up turn, owner-view.ts rule 2); `private`:
- * the commands came from the owner's USER layer, so are the events about them.
+ * The `command` guards at dispatch (seed 004 §1: able to deny, fail-closed): a gate for the engine
+ * commands of one steering request, run before each step. `principal` is who acts (null: the
+ * process's own clean-up after a turn: its owner acts).
  */
-export interface CommandHookInput {
-  readonly principal: Principal;
+export interface CommandGateInput {
+  readonly principal: Principal | null;
   readonly process: Process;
   readonly scope: CascadeScope;
-  readonly commands: readonly string[];
-  readonly ownerActing: boolean;
-  readonly private: boolean;
 }
-export type CommandHook = (input: CommandHookInput) => Promise<readonly NewPendingMessage[]>;
+export type CommandGateFactory = (input: CommandGateInput) => StepGate | undefined;
 
 /**
  * Steering a process's skills (seed 000 §4, §6, §7): every operation runs on the process lane, plans
@@ -68,7 +63,7 @@ export class SkillActivationService {
     readonly steer: SkillSteer;
     readonly skills: SkillResolver;
     readonly triggers?: TriggerHook;
-    readonly afterCommands?: CommandHook;
+    readonly commandGate?: CommandGateFactory;
   }) {}
 
   activate(principal: Principal, processId: string, name: string, args: string | null, once: boolean, via = `activateSkill ${name}`): Promise<ActivationResult> {
@@ -82,11 +77,9 @@ export class SkillActivationService {
       const scope = await processes.scopeFor(principal, process);
       // A non-owner clears only what it may see: the owner's private skills stay, unmentioned.
       const plan = await this.refusing(principal, process, scope, name ?? '*', () =>
-        this.deps.steer.planClear(processView(principal, process), scope, name, principal.user.login, `Explicit: ${via}.`));
+        this.deps.steer.planClear(processView(principal, process), scope, name, principal.user.login, `Explicit: ${via}.`, this.gate(principal, process, scope)));
       const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), plan.events);
-      const followUps = await this.commandGuards(principal, updated, scope, plan.events);
-      const after = await processes.queue(updated, followUps, 'A command guard asked to continue.');
-      return { process: after.process, cleared: plan.cleared, kept: plan.kept };
+      return { process: updated, cleared: plan.cleared, kept: plan.kept };
     });
   }
 
@@ -102,7 +95,7 @@ export class SkillActivationService {
     let current = process;
     const cleared: string[] = [];
     for (const name of oneShots) {
-      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'One-shot: cleared after the turn.');
+      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'One-shot: cleared after the turn.', this.gate(null, current, scope));
       current = await processes.deps.store.update(current.tenantId, current.id, plan.patch, plan.events);
       cleared.push(...plan.cleared);
     }
@@ -123,7 +116,7 @@ export class SkillActivationService {
     const scope = await this.deps.processes.scopeOf(process);
     let current = process;
     for (const name of own) {
-      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'The turn that activated it failed: its retry activates it again.');
+      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'The turn that activated it failed: its retry activates it again.', this.gate(null, current, scope));
       current = await this.deps.processes.deps.store.update(current.tenantId, current.id, plan.patch, plan.events);
     }
     return current;
@@ -201,6 +194,20 @@ export class SkillActivationService {
     });
   }
 
+  /**
+   * A start guard's `vance.guard.activateSkill(name)` (seed 004 §1): the skill one-shot for the turn
+   * that is starting, on its lane, as a trigger's activation is (its action joins the turn's input).
+   * Returns the process after it, or null when it was refused (a SKILL_REFUSED event says why).
+   */
+  async activateForTurn(principal: Principal, process: Process, name: string, addInput: TurnInput): Promise<Process | null> {
+    try {
+      return (await this.activateOnLane(principal, process, name, null, true, { kind: 'TRIGGER', reason: 'Activated by a start guard for this turn.' }, addInput)).process;
+    } catch (err) {
+      if (err instanceof DomainError) return null;
+      throw err;
+    }
+  }
+
   /** What beforeTurn would activate for the inbox, on a copy of the process (composeTurnPreview; pre-turn-triggers.ts). */
   async previewBeforeTurn(process: Process, pending: readonly TurnMessage[]): Promise<Process> {
     return previewTriggers(this.deps.steer, this.deps.triggers, () => this.deps.processes.scopeOf(process), process, pending);
@@ -220,7 +227,7 @@ export class SkillActivationService {
     const { processes } = this.deps;
     const scope = await processes.scopeFor(principal, process);
     const plan = await this.refusing(principal, process, scope, name, async () => {
-      const planned = await this.deps.steer.planActivation(processView(principal, process), scope, { name, args, once, origin, actor: principal.user.login });
+      const planned = await this.deps.steer.planActivation(processView(principal, process), scope, { name, args, once, origin, actor: principal.user.login }, this.gate(principal, process, scope));
       // Rule 2 (owner-view.ts): decided before anything is written.
       if (!isOwner(principal, process) && (planned.kind === 'SPAWN' || planned.messages.length > 0)) {
         throw new OwnerOnlyTurnError(process.name, planned.kind === 'SPAWN' ? `skill '${name}' (run: spawn)` : `skill '${name}' (it queues a message)`);
@@ -236,24 +243,19 @@ export class SkillActivationService {
     const fired: ProcessEvent[] = plan.kind === 'FIRED'
       ? [{ type: 'SKILL_ACTIVATED', skill: name, oneShot: true, fromRecipe: false, args: plan.args, reason: `${plan.reason} Fired once (lifecycle: shot).` }] : [];
     const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), markPrivate([...plan.events, ...fired], isPrivate));
-    const followUps = await this.commandGuards(principal, updated, scope, plan.events, isPrivate);
     if (into) {
-      const messages = [...plan.messages, ...followUps];
+      const messages = plan.messages;
       // The inbox's limit holds for the turn's input too (a rendered action may be longer).
       for (const message of messages) checkMessageLength(message.content);
       for (const message of messages) await into(message);
       return { process: updated, outcome: plan.kind, reason: plan.reason, summary: plan.summary, child: null };
     }
-    const after = await processes.queue(updated, [...plan.messages, ...followUps], `Skill '${name}' queued a turn.`, { private: isPrivate });
+    const after = await processes.queue(updated, plan.messages, `Skill '${name}' queued a turn.`, { private: isPrivate });
     return { process: after.process, outcome: plan.kind, reason: plan.reason, summary: plan.summary, child: null };
   }
 
-  private async commandGuards(principal: Principal, process: Process, scope: CascadeScope, events: readonly ProcessEvent[], isPrivate = events.some((e) => e.private === true)): Promise<readonly NewPendingMessage[]> {
-    const commands = events.flatMap((e) => (e.type === 'COMMAND_RAN' ? [e.command] : []));
-    if (commands.length === 0 || !this.deps.afterCommands) return [];
-    const ownerActing = isOwner(principal, process);
-    const followUps = await this.deps.afterCommands({ principal, process, scope, commands, ownerActing, private: isPrivate });
-    return ownerActing ? followUps : [];
+  private gate(principal: Principal | null, process: Process, scope: CascadeScope): StepGate | undefined {
+    return this.deps.commandGate?.({ principal, process, scope });
   }
 
   /**

@@ -5,7 +5,7 @@ import { isModelInvocable, isUserInvocable } from '../skills/invocation-policy';
 import type { Skill } from '../skills/skill';
 import type { SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
-import { runCommandSequence, shortenCommand, type CommandDispatcher, type CommandResult } from './commands';
+import { runCommandSequence, shortenCommand, type CommandDispatcher, type CommandGate, type CommandResult, type EngineCommand } from './commands';
 import {
   ActivationCommandFailedError, RecipeSkillLockedError, SkillDisabledError, SkillInvalidError,
   SkillNotAllowedByRecipeError, SkillNotUserInvocableError,
@@ -64,7 +64,7 @@ export interface ClearPlan {
 export class SkillSteer {
   constructor(private readonly deps: { readonly skills: SkillResolver; readonly templates: TemplateEngine; readonly commands: CommandDispatcher }) {}
 
-  async planActivation(process: Process, scope: CascadeScope, request: ActivationRequest): Promise<ActivationPlan> {
+  async planActivation(process: Process, scope: CascadeScope, request: ActivationRequest, gate?: StepGate): Promise<ActivationPlan> {
     const { name, origin } = request;
     const { skill, source } = await this.usableSkill(scope, name);
     const recipe = process.recipeName ?? process.engine;
@@ -91,7 +91,7 @@ export class SkillSteer {
     }
 
     const turnPrompt = await this.turnPrompt(process, skill, bound);
-    const sequence = runCommandSequence(this.deps.commands, skill.activate, { guards: process.guards, actor: request.actor }, 'ACTIVATE');
+    const sequence = await runCommandSequence(this.deps.commands, skill.activate, { guards: process.guards, actor: request.actor }, 'ACTIVATE', stepGate(gate, name, 'activate'));
     const commandEvents = sequence.results.map(commandEvent);
     if (!sequence.ok) {
       const failed = sequence.results.find((r) => !r.ok);
@@ -125,7 +125,7 @@ export class SkillSteer {
    * Events about a skill of the owner's USER layer are private (owner-view.ts); a non-owner passes
    * its view of the process, so it neither clears nor hears of those.
    */
-  async planClear(process: Process, scope: CascadeScope, name: string | null, actor: string, reason: string): Promise<ClearPlan> {
+  async planClear(process: Process, scope: CascadeScope, name: string | null, actor: string, reason: string, gate?: StepGate): Promise<ClearPlan> {
     const targets = name ? process.activeSkills.filter((r) => r.name === name) : process.activeSkills;
     const recipe = process.recipeName ?? process.engine;
     const locked = process.locked ? targets.filter((r) => r.fromRecipe) : [];
@@ -137,7 +137,7 @@ export class SkillSteer {
     for (const ref of clearing) {
       const resolved = await this.deps.skills.inspect(scope, ref.name).catch(() => null);
       const steps = resolved?.skill?.lifecycle === 'sticky' ? resolved.skill.deactivate : [];
-      const sequence = runCommandSequence(this.deps.commands, steps, { guards, actor }, 'DEACTIVATE');
+      const sequence = await runCommandSequence(this.deps.commands, steps, { guards, actor }, 'DEACTIVATE', stepGate(gate, ref.name, 'deactivate'));
       if (sequence.patch.guards) {
         guards = sequence.patch.guards;
         guardsChanged = true;
@@ -195,6 +195,19 @@ export class SkillSteer {
     const text = await this.deps.templates.render(source, actionRenderContext(context, args));
     return text.trim() ? text : null;
   }
+}
+
+/** A step of a skill's `activate:` / `deactivate:` list, as the `command` guards see it before it runs. */
+export interface CommandStep {
+  readonly command: EngineCommand;
+  readonly skill: string;
+  readonly phase: 'activate' | 'deactivate';
+}
+/** Returns a reason to refuse the step, or null to let it run. */
+export type StepGate = (step: CommandStep) => Promise<string | null>;
+
+function stepGate(gate: StepGate | undefined, skill: string, phase: CommandStep['phase']): CommandGate | undefined {
+  return gate ? (command) => gate({ command, skill, phase }) : undefined;
 }
 
 function lifespan(oneShot: boolean): string {

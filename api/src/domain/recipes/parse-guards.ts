@@ -6,10 +6,11 @@
  */
 import { InvalidDocumentPathError } from '../cascade/errors';
 import { normalizeDocumentPath } from '../cascade/document-path';
-import { GUARD_TRIGGERS, type GuardScript, type GuardTrigger, type RecipeGuard } from './recipe';
+import { DEFAULT_GUARD_MAX_ROUNDS, GUARD_TRIGGERS, type GuardScript, type GuardTrigger, type RecipeGuard } from './recipe';
 import type { RecipeDiagnostics, YamlPath } from './recipe-diagnostics';
 import { GUARD_FIELDS, warnUnknownField } from './recipe-fields';
-import { isPlainMap, readBoolean, readEnum, readMap, readPositiveInt, readText } from './read-fields';
+import { describe, isPlainMap, readBoolean, readEnum, readMap, readText } from './read-fields';
+import { fieldName } from './recipe-diagnostics';
 
 export function parseGuards(d: RecipeDiagnostics, value: unknown): RecipeGuard[] {
   if (value === null || value === undefined) return [];
@@ -35,14 +36,30 @@ function parseGuard(d: RecipeDiagnostics, entry: Record<string, unknown>, path: 
     if (!(GUARD_FIELDS as readonly string[]).includes(key)) warnUnknownField(d, [...path, key], GUARD_FIELDS, 'guard entry');
   }
   const script = readScript(d, entry, path);
+  if (typeof entry.trigger === 'string' && /^natural[-_ ]?stop$/i.test(entry.trigger.trim())) {
+    // The natural stop is not a point of its own: stop guards run there and read vance.guard.naturalStop.
+    d.error([...path, 'trigger'], `${fieldName([...path, 'trigger'])}: '${entry.trigger.trim()}' is not a trigger; a guard at the model's natural stop is trigger: stop (vance.guard.naturalStop tells whether the model stopped on its own or the turn hit its iteration cap)`);
+    return null;
+  }
   const trigger: GuardTrigger = readEnum(d, entry.trigger, [...path, 'trigger'], GUARD_TRIGGERS, 'stop', (t) => t.toLowerCase());
-  const maxRounds = readPositiveInt(d, entry.maxRounds, [...path, 'maxRounds']);
-  if (maxRounds !== null && (trigger === 'start' || trigger === 'command')) {
+  const rounds = readRounds(d, entry.maxRounds, [...path, 'maxRounds']);
+  const yieldPoint = trigger !== 'start' && trigger !== 'command';
+  if (rounds !== null && !yieldPoint) {
     d.warning([...path, 'maxRounds'], `maxRounds only applies to trigger stop, terminate or both; with trigger ${trigger} it is ignored`);
   }
+  const maxRounds = yieldPoint ? rounds ?? DEFAULT_GUARD_MAX_ROUNDS : null;
   const params = readMap(d, entry.params, [...path, 'params']) ?? {};
   const allowTools = readBoolean(d, entry.allowTools, [...path, 'allowTools'], false);
   return script ? { script, params, trigger, maxRounds, allowTools } : null;
+}
+
+/** A whole number ≥ 0 (0: the guard runs but never continues the engine). */
+function readRounds(d: RecipeDiagnostics, value: unknown, path: YamlPath): number | null {
+  if (value === null || value === undefined) return null;
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number === 'number' && Number.isInteger(number) && number >= 0) return number;
+  d.error(path, `${fieldName(path)} must be a whole number of at least 0 (0: never continue), not ${describe(value)}`);
+  return null;
 }
 
 function readScript(d: RecipeDiagnostics, entry: Record<string, unknown>, path: YamlPath): GuardScript | null {

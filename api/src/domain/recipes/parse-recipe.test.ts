@@ -167,7 +167,7 @@ describe('parseRecipe — guards (seed 004 §6d)', () => {
   });
 
   it('rejects an unknown trigger, a bad maxRounds and a script path that escapes', () => {
-    const { diagnostics } = parse('description: d\nengine: ford\nguard:\n  - script: ../x.js\n    trigger: later\n    maxRounds: 0\n');
+    const { diagnostics } = parse('description: d\nengine: ford\nguard:\n  - script: ../x.js\n    trigger: later\n    maxRounds: -1\n');
     expect(diagnostics.map((x) => [x.severity, x.field, x.line])).toEqual([
       ['ERROR', 'guard[0].script', 4],
       ['ERROR', 'guard[0].trigger', 5],

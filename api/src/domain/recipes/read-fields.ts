@@ -19,7 +19,7 @@ export function copyMap(value: PlainMap): PlainMap {
   return Object.fromEntries(Object.entries(value));
 }
 
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (isPlainMap(value)) return 'a map';
   return `'${String(value)}'`;

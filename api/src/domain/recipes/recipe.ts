@@ -16,6 +16,9 @@ export const RECIPE_PROJECT_KINDS: readonly RecipeProjectKind[] = ['normal', 'sy
 export type GuardTrigger = 'start' | 'command' | 'stop' | 'terminate' | 'both';
 export const GUARD_TRIGGERS: readonly GuardTrigger[] = ['start', 'command', 'stop', 'terminate', 'both'];
 
+/** A stop/terminate guard's round cap per user turn when its entry sets none (the manual's value). */
+export const DEFAULT_GUARD_MAX_ROUNDS = 3;
+
 /** Exactly one of `script` (a cascade path) and `scriptBody` (inline JS), seed 004 §6d. */
 export type GuardScript =
   | { readonly kind: 'PATH'; readonly path: string }
@@ -26,7 +29,7 @@ export interface RecipeGuard {
   /** Passed to the script as `vance.params.*`. */
   readonly params: Readonly<Record<string, unknown>>;
   readonly trigger: GuardTrigger;
-  /** Only meaningful for stop/terminate/both. */
+  /** Only meaningful for stop/terminate/both: there DEFAULT_GUARD_MAX_ROUNDS when unset, 0 = never continue; null for start/command. */
   readonly maxRounds: number | null;
   /** false: supervisor surface; true: the process's full tools. */
   readonly allowTools: boolean;

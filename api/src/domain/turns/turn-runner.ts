@@ -28,6 +28,7 @@ import { StaleTurnError, type TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
+import { verdicts } from './turn-verdicts';
 import { buildModelRequest, historyOf, systemOf, type ModelRequest } from './model-request';
 import { planRestore, type RetryPolicy } from './turn-retry';
 import { parseBooleanish } from '../shared/booleanish';
@@ -77,8 +78,6 @@ export interface TurnRunnerDeps {
 
 export const DEFAULT_MAX_ITERATIONS = 8;
 
-/** At most this many verdicts ride on a SkillVerdicts event (composeTurnPreview has all). */
-const MAX_EVENT_VERDICTS = 500;
 
 /**
  * The turn runner (DESIGN §1, issue 5). A turn runs on the process lane after something scheduled
@@ -270,21 +269,29 @@ export class TurnRunner {
       const engine = this.engineOf(process);
       const principal = await this.deps.principalOf(tenantId, process.userId);
       // The pre-turn hook (seed 000 §4a): the taken messages' auto-triggers, on this lane (skill-activation-service.ts).
-      let running = await this.deps.activation.beforeTurn(principal, process, taken, async (m) => {
+      const addInput = async (m: { senderName: string; content: string }): Promise<void> => {
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: m.senderName, content: m.content, toolCall: null }).message);
-      });
+      };
+      let running = await this.deps.activation.beforeTurn(principal, process, taken, addInput);
       // Guard rounds are per user turn: a message from the user starts a fresh count (seed 004 §6d).
       if (taken.some((m) => m.sender === 'USER') && Object.keys(running.guardRounds).length > 0) {
         running = await processes.deps.store.update(tenantId, processId, () => ({ guardRounds: {} }));
       }
-      const composition = await this.composer.compose(running, engine);
+      let composition = await this.composer.compose(running, engine);
       const task = taskOf(taken);
-      const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '');
-      for (const prompt of start) {
-        await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: '_guard', content: prompt, toolCall: null }).message);
-      }
+      // A start guard may activate a skill for this turn (seed 004 §1), one-shot like a trigger's.
+      let activated: Process | null = null;
+      const activateSkill = async (name: string): Promise<boolean> => {
+        const after = await this.deps.activation.activateForTurn(principal, activated ?? running, name, addInput);
+        activated = after ?? activated;
+        return after !== null;
+      };
+      const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '', undefined, activateSkill);
+      for (const prompt of start) await addInput({ senderName: '_guard', content: prompt });
+      // Composed again with the skill; its history now holds what the guards and the activation added.
+      if (activated) composition = await this.composer.compose(running = (await processes.deps.store.findProcess(tenantId, processId)) ?? running, engine);
       // The context budget (issue 8): history gives way, oldest first; the skills section never does.
-      const fit = fitHistory(composition, [...composition.history, ...start.map((content) => ({ role: 'user' as const, content }))]);
+      const fit = fitHistory(composition, [...composition.history, ...(activated ? [] : start.map((content) => ({ role: 'user' as const, content })))]);
       // What the first model call sends, and what PromptComposed shows (model-request.ts).
       const request = buildModelRequest(composition, fit.history);
       // Both are ready together: one write.
@@ -312,8 +319,8 @@ export class TurnRunner {
       });
       // The yield point (seed 004 §6d): stop guards, and for a worker about to report, terminate guards.
       current = cleaned ? cleaned.process : (await processes.deps.store.findProcess(tenantId, processId)) ?? current;
-      const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText);
-      if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText));
+      const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop');
+      if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop'));
       if (follow.length > 0) {
         const queued = await processes.queue(current, follow.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content })), 'A completion guard asked to continue.');
         current = queued.process;
@@ -437,7 +444,7 @@ export class TurnRunner {
   /** Runs the guards of one point; returns their follow-up prompts and stores the round counters. */
   private async runGuards(
     point: GuardPoint, process: Process, composition: TurnComposition, principal: Principal, turnId: string,
-    sink: TurnEventSink, task: string, output: string,
+    sink: TurnEventSink, task: string, output: string, naturalStop?: boolean, activateSkill?: (name: string) => Promise<boolean>,
   ): Promise<string[]> {
     const guards = this.deps.guards;
     if (!guards || (process.recipeGuards.length === 0 && process.guards.length === 0)) return [];
@@ -450,7 +457,7 @@ export class TurnRunner {
       principal, process, scope: composition.scope,
       turn: { turnId, depth: 0, callTool: dispatchAt, log: (source, level, message) => emit('ScriptLog', { source, level, message }) },
     };
-    const outcome = await guards.run({ point, process, scope: composition.scope, principal, task, output, tools, emit });
+    const outcome = await guards.run({ point, process, scope: composition.scope, principal, task, output, naturalStop, tools, emit, ...(activateSkill ? { activateSkill } : {}) });
     if (JSON.stringify(outcome.rounds) !== JSON.stringify(process.guardRounds)) {
       await this.deps.processes.deps.store.update(process.tenantId, process.id, () => ({ guardRounds: outcome.rounds }));
     }
@@ -476,20 +483,6 @@ export class UnknownEngineError extends DomainError {
   constructor(engine: string) {
     super(`Unknown engine '${engine}'`);
   }
-}
-
-function verdicts(process: Process, composition: TurnComposition): Record<string, unknown> {
-  const composed = new Set(composition.composedSkills);
-  const all = composition.verdicts;
-  return {
-    skills: process.activeSkills.map((r) => ({
-      skill: r.name, oneShot: r.oneShot, fromRecipe: r.fromRecipe, reason: r.reason, composed: composed.has(r.name),
-    })),
-    verdicts: all.slice(0, MAX_EVENT_VERDICTS).map((v) => ({ skill: v.skill, on: v.on, reason: v.reason, when: v.when })),
-    ...(all.length > MAX_EVENT_VERDICTS ? { verdictsOmitted: all.length - MAX_EVENT_VERDICTS } : {}),
-    openSkills: [...composition.openSkills.open],
-    warnings: composition.warnings,
-  };
 }
 
 /** The user's words of the turn (what a guard judges as the task); other input when there are none. */

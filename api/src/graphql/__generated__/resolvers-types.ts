@@ -239,9 +239,13 @@ export type EffectiveDocument = {
 export type GuardRanEvent = ProcessEvent & {
   readonly __typename?: 'GuardRanEvent';
   readonly at: Scalars['DateTime']['output'];
+  /** A command guard: the engine command it judged before it ran. */
+  readonly command?: Maybe<Scalars['String']['output']>;
   /** It asked the engine to go on (a follow-up was queued). */
   readonly continued: Scalars['Boolean']['output'];
-  /** { kind, message } when it failed (fail-open). */
+  /** A command guard: why it refused the command (the command did not run). */
+  readonly denied?: Maybe<Scalars['String']['output']>;
+  /** { kind, message } when it failed (fail-open; at the command point it refused the command: fail-closed). */
   readonly failed?: Maybe<Scalars['JSON']['output']>;
   readonly guard: Scalars['String']['output'];
   readonly id: Scalars['ID']['output'];
@@ -562,7 +566,7 @@ export type Process = {
   readonly promptMode: Scalars['String']['output'];
   readonly promptTemplate?: Maybe<Scalars['String']['output']>;
   readonly recipe?: Maybe<Scalars['String']['output']>;
-  /** The recipe's completion guards at spawn: [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]. */
+  /** The recipe's completion guards at spawn: [{ script: {kind, path|body}, params, trigger, maxRounds, allowTools }]; maxRounds is the cap for stop/terminate/both (3 when unset, 0: never continue), null for start/command. */
   readonly recipeGuards: Scalars['JSON']['output'];
   readonly recipeSource?: Maybe<Layer>;
   readonly session: Session;
@@ -1872,7 +1876,9 @@ export type EffectiveDocumentResolvers<ContextType = GraphQLContext, ParentType 
 
 export type GuardRanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GuardRanEvent'] = ResolversParentTypes['GuardRanEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  command?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   continued?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  denied?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   failed?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   guard?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;

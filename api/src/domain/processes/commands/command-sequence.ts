@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors';
+import { CommandDeniedError } from './command-denied';
 import { applyCommandPatch, mergeCommandPatches, type CommandContext, type CommandDispatcher, type CommandPatch } from './command-dispatcher';
 import { normalizeCommandText, parseEngineCommand, type EngineCommand } from './engine-command';
 
@@ -14,7 +15,12 @@ import { normalizeCommandText, parseEngineCommand, type EngineCommand } from './
  * (what the successful steps set), which a following `deactivate:` can clean up — each cleanup step
  * stands on its own. Any error a handler throws becomes a failed result (DomainError: its code;
  * anything else: `COMMAND_FAILED`), so one broken step never aborts a best-effort cleanup.
+ *
+ * `gate` (the `command` guards, seed 004 §1: command dispatch, able to deny) sees each parsed command
+ * before it runs; a reason it returns refuses the step, which then fails with `COMMAND_DENIED`.
  */
+export type CommandGate = (command: EngineCommand) => Promise<string | null>;
+
 export type CommandSequenceMode = 'ACTIVATE' | 'DEACTIVATE';
 
 export type CommandResult =
@@ -31,12 +37,13 @@ export interface CommandSequenceResult {
   readonly patch: CommandPatch;
 }
 
-export function runCommandSequence(
+export async function runCommandSequence(
   dispatcher: CommandDispatcher,
   commands: readonly string[],
   ctx: CommandContext,
   mode: CommandSequenceMode,
-): CommandSequenceResult {
+  gate?: CommandGate,
+): Promise<CommandSequenceResult> {
   const results: CommandResult[] = [];
   let patch: CommandPatch = {};
   let current = ctx;
@@ -46,6 +53,8 @@ export function runCommandSequence(
     let parsed: EngineCommand | null = null;
     try {
       parsed = parseEngineCommand(raw);
+      const refused = gate ? await gate(parsed) : null;
+      if (refused !== null) throw new CommandDeniedError(refused);
       const effect = dispatcher.dispatch(parsed, current);
       patch = mergeCommandPatches(patch, effect.patch);
       current = applyCommandPatch(current, effect.patch);

@@ -10,6 +10,7 @@ export * from './command-dispatcher';
 export * from './guard-command';
 export * from './command-sequence';
 export * from './command-check';
+export * from './command-denied';
 
 /** A dispatcher with every shipped verb (today: `guard`). */
 export function createEngineCommandDispatcher(): CommandDispatcher {
