@@ -8,7 +8,7 @@ import type { ProcessEvent } from './process-event';
 import type { NewPendingMessage } from './process-store';
 import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
-import { ProcessNotActiveError } from './errors';
+import { ActivationCommandFailedError, ProcessNotActiveError } from './errors';
 import { eachTrigger, previewTriggers, type TriggerHook, type TurnInput, type TurnMessage } from './pre-turn-triggers';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer } from './skill-steer';
@@ -112,8 +112,8 @@ export class SkillActivationService {
   /**
    * A turn that failed or was interrupted runs again with its input (issue 14): the one-shot skills
    * it activated itself (its pre-turn hook's triggers, activated at or after `since`, the turn's
-   * start) are cleared, so that the retry's hook activates them again and their `action:` prompts,
-   * dropped with the failed turn's chat log, join the retry's input again. One-shots activated before
+   * start) are cleared, so that the retry's hook activates them again (with their `activate:`
+   * steps and events). One-shots activated before
    * the turn (`--once`) stay for the retry. On the lane, by the turn runner. (An activation's time is
    * this instance's clock, the turn's start the database's: one machine's, or kept in step by NTP.)
    */
@@ -264,16 +264,16 @@ export class SkillActivationService {
     const { processes } = this.deps;
     const session = await processes.deps.store.findSession(parent.tenantId, parent.sessionId);
     const project = await processes.deps.identity.findProjectById(principal, parent.projectId);
-    const taken = new Set(await processes.deps.store.processNames(parent.tenantId, parent.sessionId, `${skill}-`));
-    let index = 1;
+    // One above the highest suffix in the session (not the first gap: a gap is a worker that was).
+    let index = nextSuffix(skill, await processes.deps.store.processNames(parent.tenantId, parent.sessionId, `${skill}-`));
+    const first = index;
     let child: Process | null = null;
     while (!child) {
-      while (taken.has(`${skill}-${index}`)) index++;
       try {
         child = await processes.spawn(principal, { project: project.name, session: session?.name ?? null, name: `${skill}-${index}`, recipe, profile: parent.connectionProfile, parentProcessId: parent.id });
       } catch (err) {
-        if (!(err instanceof DomainError && err.code === 'NAME_TAKEN') || index > 1000) throw err;
-        taken.add(`${skill}-${index}`); // a concurrent spawn took it: retry with the next index
+        if (!(err instanceof DomainError && err.code === 'NAME_TAKEN') || index - first >= 1000) throw err;
+        index++; // a concurrent spawn took it: retry with the next index
       }
     }
     const spawned = child;
@@ -297,9 +297,22 @@ export class SkillActivationService {
     } catch (err) {
       if (err instanceof DomainError) {
         const source = scope.userProjectId !== null && skill !== '*' ? (await this.deps.skills.inspect(scope, skill).catch(() => null))?.source : undefined;
-        await this.deps.processes.deps.events.emit(process, ...markPrivate([{ type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message }], source === 'USER'));
+        // A failed activate: step is reported as its COMMAND_FAILED event before the refusal.
+        const step = err instanceof ActivationCommandFailedError ? [err.event] : [];
+        await this.deps.processes.deps.events.emit(process, ...markPrivate([...step, { type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message }], source === 'USER'));
       }
       throw err;
     }
   }
+}
+
+/** `<skill>-<n>`: n one above the highest numeric suffix among `names` (seed 000 §2c). */
+export function nextSuffix(skill: string, names: readonly string[]): number {
+  const prefix = `${skill}-`;
+  let highest = 0;
+  for (const name of names) {
+    const suffix = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    if (/^[0-9]{1,9}$/.test(suffix)) highest = Math.max(highest, Number(suffix));
+  }
+  return highest + 1;
 }

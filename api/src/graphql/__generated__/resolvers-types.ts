@@ -146,22 +146,47 @@ export type ClientToolRegistration = {
 
 export type CommandFailedEvent = ProcessEvent & {
   readonly __typename?: 'CommandFailedEvent';
+  /** Everything after the verb, in full; null when the step did not parse. */
+  readonly args?: Maybe<Scalars['String']['output']>;
   readonly at: Scalars['DateTime']['output'];
+  /** The error code (e.g. UNKNOWN_COMMAND). */
+  readonly code?: Maybe<Scalars['String']['output']>;
   readonly command: Scalars['String']['output'];
   readonly error: Scalars['String']['output'];
   readonly id: Scalars['ID']['output'];
+  /** The step's position in its list, 0-based as in activate[i]. */
+  readonly index?: Maybe<Scalars['Int']['output']>;
+  readonly phase?: Maybe<CommandPhase>;
   readonly processId: Scalars['ID']['output'];
+  /** The skill whose activate:/deactivate: list the step belongs to (null on events stored before it was recorded). */
+  readonly skill?: Maybe<Scalars['String']['output']>;
+  /** The step in full (command is its first line, shortened). */
+  readonly text?: Maybe<Scalars['String']['output']>;
   readonly type: ProcessEventType;
   readonly verb: Scalars['String']['output'];
 };
 
+/** Which list a command step ran from: a skill's activate: or its deactivate:. */
+export type CommandPhase =
+  | 'ACTIVATE'
+  | 'DEACTIVATE';
+
 export type CommandRanEvent = ProcessEvent & {
   readonly __typename?: 'CommandRanEvent';
+  /** Everything after the verb, in full; null when the step did not parse. */
+  readonly args?: Maybe<Scalars['String']['output']>;
   readonly at: Scalars['DateTime']['output'];
   readonly command: Scalars['String']['output'];
   readonly detail: Scalars['String']['output'];
   readonly id: Scalars['ID']['output'];
+  /** The step's position in its list, 0-based as in activate[i]. */
+  readonly index?: Maybe<Scalars['Int']['output']>;
+  readonly phase?: Maybe<CommandPhase>;
   readonly processId: Scalars['ID']['output'];
+  /** The skill whose activate:/deactivate: list the step belongs to (null on events stored before it was recorded). */
+  readonly skill?: Maybe<Scalars['String']['output']>;
+  /** The step in full (command is its first line, shortened). */
+  readonly text?: Maybe<Scalars['String']['output']>;
   readonly type: ProcessEventType;
   readonly verb: Scalars['String']['output'];
 };
@@ -1555,6 +1580,7 @@ export type ResolversTypes = {
   ClientToolInput: ClientToolInput;
   ClientToolRegistration: ResolverTypeWrapper<ClientToolRegistration>;
   CommandFailedEvent: ResolverTypeWrapper<ProcessEventModel>;
+  CommandPhase: CommandPhase;
   CommandRanEvent: ResolverTypeWrapper<ProcessEventModel>;
   CreatedUser: ResolverTypeWrapper<Omit<CreatedUser, 'user'> & { user: ResolversTypes['User'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -1795,22 +1821,33 @@ export type ClientToolRegistrationResolvers<ContextType = GraphQLContext, Parent
 };
 
 export type CommandFailedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CommandFailedEvent'] = ResolversParentTypes['CommandFailedEvent']> = {
+  args?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  code?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   error?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  index?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  phase?: Resolver<Maybe<ResolversTypes['CommandPhase']>, ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  skill?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CommandRanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CommandRanEvent'] = ResolversParentTypes['CommandRanEvent']> = {
+  args?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   detail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  index?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  phase?: Resolver<Maybe<ResolversTypes['CommandPhase']>, ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  skill?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
