@@ -37,7 +37,7 @@ describe.each(testDatabases())('steering details ($name)', (driver) => {
       '_vance/recipes/open.yaml': 'description: Open worker\nengine: ford\n',
       '_vance/skills/guardy/SKILL.md': skill('guardy', `activate:\n  - guard script _vance/guards/a.js\n  - |\n${INLINE.split('\n').map((l) => `    ${l}`).join('\n')}\ndeactivate:\n  - guard clear\n`),
       '_vance/skills/announcer/SKILL.md': skill('announcer', 'triggers:\n  - type: KEYWORDS\n    keywords: [release]\naction: "Announce the release."\n'),
-      '_vance/skills/spawny/SKILL.md': skill('spawny', 'arguments: true\nrun:\n  target: spawn\n  recipe: open\naction: "Review {{ args.text }} now."\n'),
+      '_vance/skills/spawny/SKILL.md': skill('spawny', 'arguments: true\nrun:\n  target: spawn\n  recipe: open\naction: "Review {{ args.text }} now."\n').replace('title: spawny', 'title: Spawny Review'),
     };
     for (const [path, content] of Object.entries(docs)) {
       const r = await t.gql(PUT, { path, content });
@@ -121,6 +121,28 @@ describe.each(testDatabases())('steering details ($name)', (driver) => {
     // Another session counts its own.
     const elsewhere = await spawn({ session: 'other' });
     expect((await t.gql(COMMAND, { id: elsewhere, line: '/skill spawny' })).data!.skillCommand.activation.child.name).toBe('spawny-1');
+  });
+
+  // Before: a process had neither; a spawn skill's worker was known by its name alone.
+  it("a spawn skill's worker carries the skill's title and its rendered action as goal, readable on Process", async () => {
+    const caller = await spawn({ session: 'titled' });
+    const child = (await t.gql(COMMAND, { id: caller, line: '/skill spawny src/parser.ts' })).data!.skillCommand.activation.child;
+    const p = (await t.gql(`query P($id: ID!) { process(id: $id) { title goal parentId pending { content } } }`, { id: child.id })).data!.process;
+    expect(p).toEqual({ title: 'Spawny Review', goal: 'Review src/parser.ts now.', parentId: caller, pending: [{ content: 'Review src/parser.ts now.' }] });
+    const own = (await t.gql(`query P($id: ID!) { process(id: $id) { title goal } }`, { id: caller })).data!.process;
+    expect(own).toEqual({ title: null, goal: null });
+  });
+
+  it('spawnProcess records a title and a goal (trimmed, blank is none); an over-long one is refused and nothing is created', async () => {
+    const r = await t.gql(`mutation { spawnProcess(input: { project: "ops", recipe: "open", session: "given", name: "given-1", title: "  Parser audit ", goal: "Audit the parser." }) { title goal pending { content } } }`);
+    expect(r.data?.spawnProcess).toEqual({ title: 'Parser audit', goal: 'Audit the parser.', pending: [] });
+    const blank = await t.gql(`mutation { spawnProcess(input: { project: "ops", recipe: "open", session: "given", title: "  " }) { title goal } }`);
+    expect(blank.data?.spawnProcess).toEqual({ title: null, goal: null });
+    const long = await t.gql(SPAWN, { input: { project: 'ops', recipe: 'open', session: 'given', name: 'given-2', title: 'x'.repeat(201) } });
+    expect(codeOf(long)).toBe('BAD_USER_INPUT');
+    expect(long.errors![0]!.extensions!.diagnostics).toMatchObject([{ field: 'title' }]);
+    const names = ((await t.gql(`query { processes(project: "ops") { name } }`)).data!.processes as { name: string }[]).map((x) => x.name);
+    expect(names).not.toContain('given-2');
   });
 
   it('a fresh /skill fires the action: as one SKILL message', async () => {

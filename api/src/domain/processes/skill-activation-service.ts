@@ -2,6 +2,7 @@ import type { CascadeScope } from '../cascade/scope';
 import { DomainError } from '../errors';
 import type { Principal } from '../identity/principal';
 import { isUserInvocable } from '../skills/invocation-policy';
+import type { Skill } from '../skills/skill';
 import type { ResolvedSkill, SkillResolver } from '../skills/skill-resolver';
 import type { PendingMessage, Process } from './process';
 import type { ProcessEvent } from './process-event';
@@ -229,7 +230,7 @@ export class SkillActivationService {
     });
     const isPrivate = plan.source === 'USER';
     if (plan.kind === 'SPAWN') {
-      const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '', isPrivate);
+      const child = await this.spawnChild(principal, process, plan.skill, plan.args, isPrivate);
       return { process, outcome: 'SPAWNED', reason: plan.reason, summary: `${plan.skill.name} runs in a new worker, '${child.name}'.`, child };
     }
     // The change and its events in one transaction (issue 14).
@@ -260,8 +261,10 @@ export class SkillActivationService {
    * seed 000 §2c: a fresh worker from `run.recipe`, named `<skill>-<n>`, with the skill sticky and the
    * action as its first message; the caller keeps nothing. A failed activation abandons the child.
    */
-  private async spawnChild(principal: Principal, parent: Process, skill: string, args: string | null, recipe: string, isPrivate: boolean): Promise<Process> {
+  private async spawnChild(principal: Principal, parent: Process, spawned: Skill, args: string | null, isPrivate: boolean): Promise<Process> {
     const { processes } = this.deps;
+    const skill = spawned.name;
+    const recipe = spawned.run.target === 'spawn' ? spawned.run.recipe : '';
     const session = await processes.deps.store.findSession(parent.tenantId, parent.sessionId);
     const project = await processes.deps.identity.findProjectById(principal, parent.projectId);
     // One above the highest suffix in the session (not the first gap: a gap is a worker that was).
@@ -270,21 +273,21 @@ export class SkillActivationService {
     let child: Process | null = null;
     while (!child) {
       try {
-        child = await processes.spawn(principal, { project: project.name, session: session?.name ?? null, name: `${skill}-${index}`, recipe, profile: parent.connectionProfile, parentProcessId: parent.id });
+        child = await processes.spawn(principal, { project: project.name, session: session?.name ?? null, name: `${skill}-${index}`, recipe, profile: parent.connectionProfile, parentProcessId: parent.id, title: spawned.title ?? skill });
       } catch (err) {
         if (!(err instanceof DomainError && err.code === 'NAME_TAKEN') || index - first >= 1000) throw err;
         index++; // a concurrent spawn took it: retry with the next index
       }
     }
-    const spawned = child;
+    const worker = child;
     try {
-      await processes.deps.lane.run(spawned.id, () => this.activateOnLane(principal, spawned, skill, args, false, { kind: 'CHILD', parentName: parent.name }));
+      await processes.deps.lane.run(worker.id, () => this.activateOnLane(principal, worker, skill, args, false, { kind: 'CHILD', parentName: parent.name }));
     } catch (err) {
-      await processes.deps.store.update(spawned.tenantId, spawned.id, () => ({ status: 'ABANDONED' }));
+      await processes.deps.store.update(worker.tenantId, worker.id, () => ({ status: 'ABANDONED' }));
       throw err;
     }
-    await processes.deps.events.emit(parent, ...markPrivate([{ type: 'CHILD_SPAWNED', childId: spawned.id, childName: spawned.name, skill }], isPrivate));
-    return (await processes.deps.store.findProcess(spawned.tenantId, spawned.id)) ?? spawned;
+    await processes.deps.events.emit(parent, ...markPrivate([{ type: 'CHILD_SPAWNED', childId: worker.id, childName: worker.name, skill }], isPrivate));
+    return (await processes.deps.store.findProcess(worker.tenantId, worker.id)) ?? worker;
   }
 
   /**

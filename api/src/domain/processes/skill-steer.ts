@@ -117,6 +117,8 @@ export class SkillSteer {
       patch: (current) => ({
         activeSkills: current.activeSkills.some((r) => r.name === name) ? current.activeSkills : [...current.activeSkills, ref],
         ...(guards ? { guards } : {}),
+        // A spawn skill's worker: its action is its goal (seed 000 §2c), written with the activation.
+        ...(origin.kind === 'CHILD' && turnPrompt ? { goal: turnPrompt } : {}),
       }),
     };
   }

@@ -568,6 +568,8 @@ export type Process = {
   readonly createdAt: Scalars['DateTime']['output'];
   readonly dataRelayCorrection?: Maybe<Scalars['String']['output']>;
   readonly engine: Scalars['String']['output'];
+  /** Its task: a spawn skill's rendered action, process_spawn's goal, or the goal given to spawnProcess. */
+  readonly goal?: Maybe<Scalars['String']['output']>;
   /** Guard rounds used since the last user message, by guard key (reset by the next user message). */
   readonly guardRounds: Scalars['JSON']['output'];
   readonly guards: ReadonlyArray<RuntimeGuard>;
@@ -592,6 +594,8 @@ export type Process = {
   readonly recipeSource?: Maybe<Layer>;
   readonly session: Session;
   readonly status: ProcessStatus;
+  /** What it is, for people: a spawn skill's title, or the title given at spawn (process_spawn, spawnProcess). */
+  readonly title?: Maybe<Scalars['String']['output']>;
   /** The recipe's tool lists, unexpanded (`@label` selectors resolve per turn). */
   readonly toolAdjustments: Scalars['JSON']['output'];
   /** Set while a turn is scheduled and has not run yet. */
@@ -1292,6 +1296,8 @@ export type SkillVerdict = {
 
 export type SpawnProcessInput = {
   readonly engine?: InputMaybe<Scalars['String']['input']>;
+  /** Its task, recorded with it (at most 200000 characters; blank: none). Not sent: send it with sendMessage. */
+  readonly goal?: InputMaybe<Scalars['String']['input']>;
   /** Unique per session; without it the recipe (or engine) name, then `-2`, `-3`, … */
   readonly name?: InputMaybe<Scalars['String']['input']>;
   readonly params?: InputMaybe<Scalars['JSON']['input']>;
@@ -1303,6 +1309,8 @@ export type SpawnProcessInput = {
   readonly recipe?: InputMaybe<Scalars['String']['input']>;
   /** The caller's session in the project (created if missing); default `default`. */
   readonly session?: InputMaybe<Scalars['String']['input']>;
+  /** What the process is, for people (at most 200 characters; blank: none). */
+  readonly title?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type Subscription = {
@@ -2031,6 +2039,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dataRelayCorrection?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  goal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   guardRounds?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   guards?: Resolver<ReadonlyArray<ResolversTypes['RuntimeGuard']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2050,6 +2059,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   recipeSource?: Resolver<Maybe<ResolversTypes['Layer']>, ParentType, ContextType>;
   session?: Resolver<ResolversTypes['Session'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ProcessStatus'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   toolAdjustments?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   turnRequestedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
