@@ -10,5 +10,6 @@ import { Activation1764900000000 } from './1764900000000-Activation';
 import { LaneLeases1765000000000 } from './1765000000000-LaneLeases';
 import { CommittedEvents1765100000000 } from './1765100000000-CommittedEvents';
 import { ProcessMode1765200000000 } from './1765200000000-ProcessMode';
+import { ProcessTitleGoal1765300000000 } from './1765300000000-ProcessTitleGoal';
 
-export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000, Sandbox1764800000000, Activation1764900000000, LaneLeases1765000000000, CommittedEvents1765100000000, ProcessMode1765200000000];
+export const MIGRATIONS = [Init1764500000000, Processes1764600000000, Turns1764700000000, Sandbox1764800000000, Activation1764900000000, LaneLeases1765000000000, CommittedEvents1765100000000, ProcessMode1765200000000, ProcessTitleGoal1765300000000];

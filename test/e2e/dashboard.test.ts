@@ -230,6 +230,15 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     await shot('processes');
   });
 
+  // Issue 16: a process's title and goal (a spawn skill's worker's, or given at spawn) on its page.
+  it("shows a process's title and goal on its page", async () => {
+    const spawned = await s.gql('mutation { spawnProcess(input: { project: "web", name: "titled", title: "Parser audit", goal: "Audit the parser." }) { id } }');
+    expect(spawned.errors).toBeUndefined();
+    await go(`/processes/${encodeURIComponent(spawned.data!.spawnProcess.id)}/show`);
+    await page.getByTestId('process-title').filter({ hasText: 'Parser audit' }).waitFor();
+    await page.getByTestId('process-goal').filter({ hasText: 'Goal: Audit the parser.' }).waitFor();
+  });
+
   it('runs the trigger bench: the bundled typescript-style fires on a message about tsconfig and TypeScript', async () => {
     const message = 'please fix my tsconfig for typescript';
     // The page shows what the API answers; check that answer first so a page failure is the page's.

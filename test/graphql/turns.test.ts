@@ -284,7 +284,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     expect(spawned.data?.activateSkill.outcome).toBe('SPAWNED');
     const child = spawned.data!.activateSkill.child;
     const events = await readUntilEither(parentEvents);
-    expect(events[0]!.payload.input).toEqual([{ sender: 'PROCESS', senderName: child.name, preview: expect.stringContaining(`Result of ${child.name}: Offline model`) }]);
+    expect(events[0]!.payload.input).toEqual([{ sender: 'PROCESS', senderName: child.name, preview: expect.stringContaining(`Result of ${child.name} (delegate): Offline model`) }]);
     const childMessages = (await s.gql(MESSAGES, { id: child.id })).data!.messages;
     expect(childMessages[0].content).toBe('Work on the report');
   });
@@ -292,11 +292,14 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
   it('arthur delegates with process_spawn; the worker\'s result is the input of arthur\'s next turn', async () => {
     const arthur = (await s.gql(SPAWN, { input: { project: 'ops', recipe: 'arthur', name: 'chat2', params: { validation: false } } })).data!.spawnProcess.id;
     const stream = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: arthur }));
-    await s.gql(SEND, { id: arthur, text: 'call process_spawn {"recipe": "worker", "goal": "count the files", "name": "counter"}' });
+    await s.gql(SEND, { id: arthur, text: 'call process_spawn {"recipe": "worker", "goal": "count the files", "name": "counter", "title": "File count"}' });
     const first = await readUntilEither(stream);
     expect(first.find((e) => e.type === 'ToolCallFinished')!.payload).toMatchObject({ name: 'process_spawn', isError: false });
     const second = await readUntilEither(stream);
-    expect(second[0]!.payload.input).toEqual([{ sender: 'PROCESS', senderName: 'counter', preview: expect.stringContaining('Result of counter: Offline model') }]);
+    // Issue 16: the worker keeps the title and goal it was given, and its report names the title.
+    expect(second[0]!.payload.input).toEqual([{ sender: 'PROCESS', senderName: 'counter', preview: expect.stringContaining('Result of counter (File count): Offline model') }]);
+    const workers = (await s.gql(`query { processes(project: "ops") { name parentId title goal } }`)).data!.processes as { name: string; parentId: string | null }[];
+    expect(workers.find((w) => w.name === 'counter')).toEqual({ name: 'counter', parentId: arthur, title: 'File count', goal: 'count the files' });
     expect(second[second.length - 1]!.type).toBe('TurnFinished');
   });
 

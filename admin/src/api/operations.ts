@@ -15,7 +15,7 @@ const SKILL = `name path source shadowed documentVersion status title descriptio
   triggers { type pattern keywords minMatch } argumentsMode run { target recipe } modelInvocable userInvocable diagnostics { ${DIAG} }`;
 const RECIPE = `name path source shadowed valid diagnostics { ${DIAG} } description engine title category locked listed
   defaultActiveSkills allowedSkills profiles { name }`;
-const PROCESS = `id name project session { id name } status engine recipe recipeSource allowedSkills locked turnRequestedAt createdAt updatedAt
+const PROCESS = `id name title goal project session { id name } status engine recipe recipeSource allowedSkills locked turnRequestedAt createdAt updatedAt
   activeSkills { name source oneShot fromRecipe activatedAt args reason } pending { id sender senderName content createdAt }
   openSkills recipeGuards guardRounds guards { kind path body installedBy }`;
 const SETTING = 'key value secret hasValue source updatedAt';

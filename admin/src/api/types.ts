@@ -122,6 +122,10 @@ export interface PendingMessage { id: string; sender: string; senderName: string
 export interface Process {
   id: string;
   name: string;
+  /** What it is, for people (a spawn skill's title, or given at spawn). */
+  title: string | null;
+  /** Its task (a spawn skill's rendered action, process_spawn's goal). */
+  goal: string | null;
   project: string;
   session: { id: string; name: string };
   status: string;

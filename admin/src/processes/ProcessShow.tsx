@@ -77,9 +77,11 @@ function ProcessHeader({ process: p }: { process: Process }) {
       <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: 'center' }}>
         <Link to="/processes">← processes</Link>
         <Typography variant="h5">{p.name}</Typography>
+        {p.title && <Typography variant="h6" color="text.secondary" data-testid="process-title">{p.title}</Typography>}
         <Chip size="small" label={p.status} />
         <Typography variant="body2">recipe {p.recipe ?? '—'} ({p.recipeSource ?? '—'}) · engine {p.engine} · session {p.session.name}{p.locked ? ' · locked' : ''}</Typography>
       </Stack>
+      {p.goal && <Typography variant="body2" data-testid="process-goal" sx={{ mb: 1, whiteSpace: 'pre-wrap', maxHeight: 160, overflow: 'auto' }}>Goal: {p.goal}</Typography>}
       <Typography variant="body2" sx={{ mb: 1 }}>Allowed skills: {p.allowedSkills === null ? 'no restriction' : p.allowedSkills.length ? p.allowedSkills.join(', ') : 'lockdown'}</Typography>
     </>
   );

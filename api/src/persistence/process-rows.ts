@@ -42,6 +42,8 @@ export interface ProcessRow {
   recipe_source: Layer | null;
   connection_profile: string | null;
   mode: string;
+  title: string | null;
+  goal: string | null;
   active_skills: unknown;
   allowed_skills_override: unknown;
   locked: boolean;
@@ -76,7 +78,7 @@ export interface PendingRow {
 export const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, created_at';
 
 export const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
-  recipe_name, recipe_source, connection_profile, mode, active_skills, allowed_skills_override, locked, engine_params,
+  recipe_name, recipe_source, connection_profile, mode, title, goal, active_skills, allowed_skills_override, locked, engine_params,
   prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
   recipe_guards, guard_rounds, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
 
@@ -102,6 +104,7 @@ export async function writePatch(em: EntityManager, tenantId: string, processId:
   if (patch.skillUses !== undefined) set('skill_uses', JSON.stringify(roundsToJson(patch.skillUses)), 'jsonb');
   if (patch.status !== undefined) set('status', patch.status, 'text');
   if (patch.mode !== undefined) set('mode', patch.mode, 'text');
+  if (patch.goal !== undefined) set('goal', patch.goal, 'text');
   if (patch.turnRequestedAt !== undefined) set('turn_requested_at', patch.turnRequestedAt, 'timestamptz');
   if (sets.length === 0) return null;
   // In a CTE because TypeORM answers a bare UPDATE with [rows, rowCount] instead of the rows.
@@ -160,6 +163,8 @@ export function toProcess(row: ProcessRow): Process {
     recipeSource: row.recipe_source,
     connectionProfile: row.connection_profile,
     mode: isProcessMode(row.mode) ? row.mode : DEFAULT_PROCESS_MODE,
+    title: row.title,
+    goal: row.goal,
     activeSkills: array(row.active_skills).map(skillRefFromJson),
     allowedSkillsOverride: row.allowed_skills_override === null ? null : array(row.allowed_skills_override).map(String),
     locked: row.locked,

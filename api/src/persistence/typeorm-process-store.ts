@@ -55,9 +55,9 @@ const INSERT_PROCESS = `
   INSERT INTO processes (tenant_id, project_id, session_id, user_id, name, parent_process_id, engine,
     recipe_name, recipe_source, connection_profile, active_skills, allowed_skills_override, locked,
     engine_params, prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
-    recipe_guards)
+    recipe_guards, title, goal)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $14::jsonb, $15, $16, $17, $18,
-    $19::jsonb, $20::jsonb, $21::jsonb)
+    $19::jsonb, $20::jsonb, $21::jsonb, $22, $23)
   RETURNING ${PROCESS_COLUMNS}`;
 
 export class TypeOrmProcessStore implements ProcessStore {
@@ -155,6 +155,8 @@ export class TypeOrmProcessStore implements ProcessStore {
         JSON.stringify(toolAdjustmentsToJson(process.toolAdjustments)),
         JSON.stringify(process.guards.map(guardToJson)),
         JSON.stringify(process.recipeGuards.map(recipeGuardToJson)),
+        process.title ?? null,
+        process.goal ?? null,
       ]);
     } catch (err) {
       throw translateDbError(err, {

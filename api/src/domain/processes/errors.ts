@@ -1,4 +1,5 @@
 import { DomainError, ForbiddenError, InvalidInputError, type Diagnostic } from '../errors';
+import type { ProcessEvent } from './process-event';
 
 /** seed 000 §7b: the exact wording is part of the contract. */
 export class SkillNotAllowedByRecipeError extends ForbiddenError {
@@ -44,10 +45,13 @@ export class UnknownEngineError extends InvalidInputError {
   }
 }
 
-/** An `activate:` step failed: the activation is refused and nothing was registered. */
+/**
+ * An `activate:` step failed: the activation is refused and nothing was registered. Names the step
+ * (`activate[i]`, 0-based as in the save diagnostics) and its text; `event` is its COMMAND_FAILED.
+ */
 export class ActivationCommandFailedError extends InvalidInputError {
-  constructor(readonly skill: string, command: string, error: string) {
-    super('ACTIVATION_COMMAND_FAILED', `Skill '${skill}': activate command '${command.split('\n')[0]}' failed: ${error}`, 'activate');
+  constructor(readonly skill: string, readonly index: number, readonly steps: number, readonly command: string, error: string, readonly event: ProcessEvent) {
+    super('ACTIVATION_COMMAND_FAILED', `Skill '${skill}': activate command '${command.split('\n')[0]}' failed at activate[${index}] (step ${index + 1} of ${steps}): ${error}`, `activate[${index}]`);
   }
 }
 

@@ -15,8 +15,8 @@ type ProcessEventBody =
   | { readonly type: 'MESSAGE_QUEUED'; readonly messageId: string; readonly sender: string; readonly senderName: string; readonly preview: string }
   | { readonly type: 'TURN_SCHEDULED'; readonly reason: string }
   | { readonly type: 'CHILD_SPAWNED'; readonly childId: string; readonly childName: string; readonly skill: string }
-  | { readonly type: 'COMMAND_RAN'; readonly command: string; readonly verb: string; readonly detail: string }
-  | { readonly type: 'COMMAND_FAILED'; readonly command: string; readonly verb: string; readonly error: string }
+  | ({ readonly type: 'COMMAND_RAN'; readonly detail: string } & CommandStep)
+  | ({ readonly type: 'COMMAND_FAILED'; readonly error: string; readonly code?: string } & CommandStep)
   | { readonly type: 'MODE_SET'; readonly mode: ProcessMode; readonly previous: ProcessMode; readonly by: string }
   | {
       readonly type: 'GUARD_RAN'; readonly guard: string; readonly point: string; readonly continued: boolean;
@@ -24,6 +24,23 @@ type ProcessEventBody =
       /** A command guard (seed 004 §1): the command it judged at dispatch, and its refusal. */
       readonly command?: string; readonly denied?: string | null;
     };
+
+/**
+ * One step of a skill's `activate:` / `deactivate:` list as its COMMAND_RAN / COMMAND_FAILED event
+ * tells it. `command` is the short form (first line, 60 characters); `text`, `verb` and `args` are
+ * the step in full. Events stored before issue 16 have only `command` and `verb`.
+ */
+export interface CommandStep {
+  readonly command: string;
+  readonly verb: string;
+  readonly skill?: string;
+  readonly phase?: 'ACTIVATE' | 'DEACTIVATE';
+  /** 0-based, as `activate[i]` in the save diagnostics. */
+  readonly index?: number;
+  readonly text?: string;
+  /** What follows the verb, in full; null when the step did not parse. */
+  readonly args?: string | null;
+}
 
 export type ProcessEventType = ProcessEvent['type'];
 

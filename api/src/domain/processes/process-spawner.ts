@@ -19,6 +19,10 @@ export interface SpawnRequest {
   readonly params?: Readonly<Record<string, unknown>> | null;
   readonly profile?: string | null;
   readonly parentProcessId?: string | null;
+  /** For people: what the process is (blank: none). */
+  readonly title?: string | null;
+  /** Its task, as given (blank: none); recorded, not sent — process_spawn queues it as the first message. */
+  readonly goal?: string | null;
 }
 
 export interface SpawnContext {
@@ -36,6 +40,16 @@ function checkName(name: string, field: string): string {
   return name;
 }
 const MAX_NAME_ATTEMPTS = 100;
+export const MAX_TITLE_LENGTH = 200;
+/** As long as a message may be (process-service.ts MAX_MESSAGE_LENGTH): a goal is a first message. */
+export const MAX_PROCESS_GOAL_LENGTH = 200_000;
+
+/** Trimmed; blank is null; too long is refused before anything is written. */
+function optionalText(value: string | null | undefined, field: string, max: number): string | null {
+  const text = value?.trim() ?? '';
+  if (text.length > max) throw new InvalidInputError('TEXT_TOO_LONG', `The ${field} may hold at most ${max} characters`, field);
+  return text === '' ? null : text;
+}
 
 /**
  * Spawn (seed 004 §9, §7): resolve the recipe (recipe > engine-named recipe > `default`), check the
@@ -55,6 +69,8 @@ export class ProcessSpawner {
     if (!isKnownEngine(resolution.engine)) throw new UnknownEngineError(resolution.engine, ENGINE_NAMES);
     const sessionName = checkName(request.session?.trim() || DEFAULT_SESSION, 'session');
     if (request.name) checkName(request.name, 'name');
+    const title = optionalText(request.title, 'title', MAX_TITLE_LENGTH);
+    const goal = optionalText(request.goal, 'goal', MAX_PROCESS_GOAL_LENGTH);
     const session = await this.deps.store.openSession(scope.tenantId, ctx.projectId, principal.user.id, sessionName);
     const base: Omit<NewProcess, 'name'> = {
       tenantId: scope.tenantId,
@@ -77,6 +93,8 @@ export class ProcessSpawner {
       toolAdjustments: resolution.toolAdjustments,
       guards: [],
       recipeGuards: resolution.guards,
+      title,
+      goal,
     };
     const process = request.name
       ? await this.deps.store.createProcess({ ...base, name: request.name })

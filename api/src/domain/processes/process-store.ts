@@ -3,7 +3,8 @@ import type { ProcessEvent } from './process-event';
 import type { ProcessEventLog } from './process-events';
 import type { ProcessMode } from './process-mode';
 
-export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'mode' | 'guardRounds' | 'openSkills' | 'skillUses'>;
+export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'mode' | 'guardRounds' | 'openSkills' | 'skillUses' | 'title' | 'goal'>
+  & { readonly title?: string | null; readonly goal?: string | null };
 
 /** The fields a lane mutation may change, atomically with a row lock on the process. */
 export interface ProcessPatch {
@@ -14,6 +15,8 @@ export interface ProcessPatch {
   readonly skillUses?: Readonly<Record<string, number>>;
   readonly status?: ProcessStatus;
   readonly mode?: ProcessMode;
+  /** A spawn skill's worker: its rendered action, set with the activation. */
+  readonly goal?: string | null;
   readonly turnRequestedAt?: Date | null;
 }
 

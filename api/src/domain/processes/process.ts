@@ -61,6 +61,10 @@ export interface Process {
   readonly recipeName: string | null;
   readonly recipeSource: Layer | null;
   readonly connectionProfile: string | null;
+  /** What the process is called for people (a spawn skill's title; process_spawn / spawnProcess `title`). */
+  readonly title: string | null;
+  /** Its task (a spawn skill's rendered action; process_spawn's goal; spawnProcess `goal`). */
+  readonly goal: string | null;
   /** Plan mode for the render context (seed 004 §5.1); NORMAL until setProcessMode. */
   readonly mode: ProcessMode;
   readonly activeSkills: readonly ActiveSkillRef[];

@@ -2,12 +2,13 @@ import type { CascadeScope } from '../cascade/scope';
 import { DomainError } from '../errors';
 import type { Principal } from '../identity/principal';
 import { isUserInvocable } from '../skills/invocation-policy';
+import type { Skill } from '../skills/skill';
 import type { ResolvedSkill, SkillResolver } from '../skills/skill-resolver';
 import type { PendingMessage, Process } from './process';
 import type { ProcessEvent } from './process-event';
 import { checkMessageLength, type ProcessService } from './process-service';
 import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView } from './owner-view';
-import { ProcessNotActiveError } from './errors';
+import { ActivationCommandFailedError, ProcessNotActiveError } from './errors';
 import { eachTrigger, previewTriggers, type TriggerHook, type TurnInput, type TurnMessage } from './pre-turn-triggers';
 import { parseSkillCommand } from './skill-command';
 import type { ActivationOrigin, SkillSteer, StepGate } from './skill-steer';
@@ -105,8 +106,8 @@ export class SkillActivationService {
   /**
    * A turn that failed or was interrupted runs again with its input (issue 14): the one-shot skills
    * it activated itself (its pre-turn hook's triggers, activated at or after `since`, the turn's
-   * start) are cleared, so that the retry's hook activates them again and their `action:` prompts,
-   * dropped with the failed turn's chat log, join the retry's input again. One-shots activated before
+   * start) are cleared, so that the retry's hook activates them again (with their `activate:`
+   * steps and events). One-shots activated before
    * the turn (`--once`) stay for the retry. On the lane, by the turn runner. (An activation's time is
    * this instance's clock, the turn's start the database's: one machine's, or kept in step by NTP.)
    */
@@ -236,7 +237,7 @@ export class SkillActivationService {
     });
     const isPrivate = plan.source === 'USER';
     if (plan.kind === 'SPAWN') {
-      const child = await this.spawnChild(principal, process, plan.skill.name, plan.args, plan.skill.run.target === 'spawn' ? plan.skill.run.recipe : '', isPrivate);
+      const child = await this.spawnChild(principal, process, plan.skill, plan.args, isPrivate);
       return { process, outcome: 'SPAWNED', reason: plan.reason, summary: `${plan.skill.name} runs in a new worker, '${child.name}'.`, child };
     }
     // The change and its events in one transaction (issue 14).
@@ -262,31 +263,33 @@ export class SkillActivationService {
    * seed 000 §2c: a fresh worker from `run.recipe`, named `<skill>-<n>`, with the skill sticky and the
    * action as its first message; the caller keeps nothing. A failed activation abandons the child.
    */
-  private async spawnChild(principal: Principal, parent: Process, skill: string, args: string | null, recipe: string, isPrivate: boolean): Promise<Process> {
+  private async spawnChild(principal: Principal, parent: Process, spawned: Skill, args: string | null, isPrivate: boolean): Promise<Process> {
     const { processes } = this.deps;
+    const skill = spawned.name;
+    const recipe = spawned.run.target === 'spawn' ? spawned.run.recipe : '';
     const session = await processes.deps.store.findSession(parent.tenantId, parent.sessionId);
     const project = await processes.deps.identity.findProjectById(principal, parent.projectId);
-    const taken = new Set(await processes.deps.store.processNames(parent.tenantId, parent.sessionId, `${skill}-`));
-    let index = 1;
+    // One above the highest suffix in the session (not the first gap: a gap is a worker that was).
+    let index = nextSuffix(skill, await processes.deps.store.processNames(parent.tenantId, parent.sessionId, `${skill}-`));
+    const first = index;
     let child: Process | null = null;
     while (!child) {
-      while (taken.has(`${skill}-${index}`)) index++;
       try {
-        child = await processes.spawn(principal, { project: project.name, session: session?.name ?? null, name: `${skill}-${index}`, recipe, profile: parent.connectionProfile, parentProcessId: parent.id });
+        child = await processes.spawn(principal, { project: project.name, session: session?.name ?? null, name: `${skill}-${index}`, recipe, profile: parent.connectionProfile, parentProcessId: parent.id, title: spawned.title ?? skill });
       } catch (err) {
-        if (!(err instanceof DomainError && err.code === 'NAME_TAKEN') || index > 1000) throw err;
-        taken.add(`${skill}-${index}`); // a concurrent spawn took it: retry with the next index
+        if (!(err instanceof DomainError && err.code === 'NAME_TAKEN') || index - first >= 1000) throw err;
+        index++; // a concurrent spawn took it: retry with the next index
       }
     }
-    const spawned = child;
+    const worker = child;
     try {
-      await processes.deps.lane.run(spawned.id, () => this.activateOnLane(principal, spawned, skill, args, false, { kind: 'CHILD', parentName: parent.name }));
+      await processes.deps.lane.run(worker.id, () => this.activateOnLane(principal, worker, skill, args, false, { kind: 'CHILD', parentName: parent.name }));
     } catch (err) {
-      await processes.deps.store.update(spawned.tenantId, spawned.id, () => ({ status: 'ABANDONED' }));
+      await processes.deps.store.update(worker.tenantId, worker.id, () => ({ status: 'ABANDONED' }));
       throw err;
     }
-    await processes.deps.events.emit(parent, ...markPrivate([{ type: 'CHILD_SPAWNED', childId: spawned.id, childName: spawned.name, skill }], isPrivate));
-    return (await processes.deps.store.findProcess(spawned.tenantId, spawned.id)) ?? spawned;
+    await processes.deps.events.emit(parent, ...markPrivate([{ type: 'CHILD_SPAWNED', childId: worker.id, childName: worker.name, skill }], isPrivate));
+    return (await processes.deps.store.findProcess(worker.tenantId, worker.id)) ?? worker;
   }
 
   /**
@@ -299,9 +302,22 @@ export class SkillActivationService {
     } catch (err) {
       if (err instanceof DomainError) {
         const source = scope.userProjectId !== null && skill !== '*' ? (await this.deps.skills.inspect(scope, skill).catch(() => null))?.source : undefined;
-        await this.deps.processes.deps.events.emit(process, ...markPrivate([{ type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message }], source === 'USER'));
+        // A failed activate: step is reported as its COMMAND_FAILED event before the refusal.
+        const step = err instanceof ActivationCommandFailedError ? [err.event] : [];
+        await this.deps.processes.deps.events.emit(process, ...markPrivate([...step, { type: 'SKILL_REFUSED', skill, code: err.code, reason: err.message }], source === 'USER'));
       }
       throw err;
     }
   }
+}
+
+/** `<skill>-<n>`: n one above the highest numeric suffix among `names` (seed 000 §2c). */
+export function nextSuffix(skill: string, names: readonly string[]): number {
+  const prefix = `${skill}-`;
+  let highest = 0;
+  for (const name of names) {
+    const suffix = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    if (/^[0-9]{1,9}$/.test(suffix)) highest = Math.max(highest, Number(suffix));
+  }
+  return highest + 1;
 }

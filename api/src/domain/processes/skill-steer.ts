@@ -5,7 +5,7 @@ import { isModelInvocable, isUserInvocable } from '../skills/invocation-policy';
 import type { Skill } from '../skills/skill';
 import type { SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
-import { runCommandSequence, shortenCommand, type CommandDispatcher, type CommandGate, type CommandResult, type EngineCommand } from './commands';
+import { parseEngineCommand, runCommandSequence, shortenCommand, type CommandDispatcher, type CommandGate, type CommandResult, type CommandSequenceMode, type EngineCommand } from './commands';
 import {
   ActivationCommandFailedError, RecipeSkillLockedError, SkillDisabledError, SkillInvalidError,
   SkillNotAllowedByRecipeError, SkillNotUserInvocableError,
@@ -90,13 +90,14 @@ export class SkillSteer {
       return { kind: 'SPAWN', skill, source, reason, summary: `${name} runs in a new worker.`, patch: () => null, messages: [], events: [], args };
     }
 
-    const turnPrompt = await this.turnPrompt(process, skill, bound);
+    // A trigger match never starts a turn of its own (seed 000 §2a: "upon fresh explicit activation";
+    // §2c: only the explicit path spawns): the skill colours the turn its message starts.
+    const turnPrompt = origin.kind === 'TRIGGER' ? null : await this.turnPrompt(process, skill, bound);
     const sequence = await runCommandSequence(this.deps.commands, skill.activate, { guards: process.guards, actor: request.actor }, 'ACTIVATE', stepGate(gate, name, 'activate'));
-    const commandEvents = sequence.results.map(commandEvent);
-    if (!sequence.ok) {
-      const failed = sequence.results.find((r) => !r.ok);
-      throw new ActivationCommandFailedError(name, failed?.command ?? '', failed && !failed.ok ? failed.error : 'failed');
-    }
+    const commandEvents = sequence.results.map(commandEvent(name, 'ACTIVATE'));
+    const failedAt = sequence.results.findIndex((r) => !r.ok);
+    const failed = sequence.results[failedAt];
+    if (failed && !failed.ok) throw new ActivationCommandFailedError(name, failedAt, skill.activate.length, failed.command, failed.error, commandEvents[failedAt]!);
     const guards = sequence.patch.guards;
     const messages = [...(turnPrompt ? [{ sender: 'SKILL' as const, senderName: request.actor, content: turnPrompt }] : []), ...userMessage];
     if (skill.lifecycle === 'shot') {
@@ -116,6 +117,8 @@ export class SkillSteer {
       patch: (current) => ({
         activeSkills: current.activeSkills.some((r) => r.name === name) ? current.activeSkills : [...current.activeSkills, ref],
         ...(guards ? { guards } : {}),
+        // A spawn skill's worker: its action is its goal (seed 000 §2c), written with the activation.
+        ...(origin.kind === 'CHILD' && turnPrompt ? { goal: turnPrompt } : {}),
       }),
     };
   }
@@ -142,7 +145,7 @@ export class SkillSteer {
         guards = sequence.patch.guards;
         guardsChanged = true;
       }
-      const own: ProcessEvent[] = [...sequence.results.map(commandEvent), { type: 'SKILL_CLEARED', skill: ref.name, reason }];
+      const own: ProcessEvent[] = [...sequence.results.map(commandEvent(ref.name, 'DEACTIVATE')), { type: 'SKILL_CLEARED', skill: ref.name, reason }];
       events.push(...markPrivate(own, isPrivateRef(process, ref) || resolved?.source === 'USER'));
     }
     for (const ref of locked) {
@@ -245,8 +248,19 @@ function reasonOf(origin: ActivationOrigin, name: string): string {
   }
 }
 
-function commandEvent(result: CommandResult): ProcessEvent {
-  return result.ok
-    ? { type: 'COMMAND_RAN', command: shortenCommand(result.command), verb: result.verb, detail: result.detail }
-    : { type: 'COMMAND_FAILED', command: shortenCommand(result.command), verb: result.verb, error: result.error };
+/** A step's event: which skill, which phase, which step, and the command in full (issue 16). */
+function commandEvent(skill: string, phase: CommandSequenceMode) {
+  return (result: CommandResult, index: number): ProcessEvent => {
+    const step = { command: shortenCommand(result.command), verb: result.verb, skill, phase, index, text: result.command, args: argsOf(result.command) };
+    return result.ok ? { type: 'COMMAND_RAN', ...step, detail: result.detail } : { type: 'COMMAND_FAILED', ...step, error: result.error, code: result.code };
+  };
+}
+
+/** The text after the verb (the sequence parsed the same normalised text); null when it does not parse. */
+function argsOf(text: string): string | null {
+  try {
+    return parseEngineCommand(text).rest;
+  } catch {
+    return null;
+  }
 }

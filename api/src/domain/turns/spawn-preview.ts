@@ -44,7 +44,7 @@ export function draftProcess(
 ): Process {
   const epoch = new Date(0);
   return {
-    id: '', tenantId: scope.tenantId, projectId: scope.projectId ?? '', sessionId: '', userId: principal.user.id, mode: 'NORMAL',
+    id: '', tenantId: scope.tenantId, projectId: scope.projectId ?? '', sessionId: '', userId: principal.user.id, mode: 'NORMAL', title: null, goal: null,
     name: resolution.recipe?.name ?? resolution.engine, parentProcessId: null, status: 'IDLE', engine: resolution.engine,
     recipeName: resolution.recipe?.name ?? null, recipeSource: resolution.recipe?.source ?? null, connectionProfile: profile,
     activeSkills, allowedSkillsOverride: resolution.allowedSkills, locked: resolution.locked, engineParams: resolution.params,

@@ -472,7 +472,7 @@ export class TurnRunner {
     await processes.deps.lane.run(parentId, async () => {
       const parent = await processes.deps.store.findProcess(child.tenantId, parentId);
       if (!parent || parent.status !== 'IDLE') return;
-      await processes.queue(parent, [{ sender: 'PROCESS', senderName: child.name, content: `Result of ${child.name}: ${result.lastText}` }], `Child '${child.name}' finished a turn.`);
+      await processes.queue(parent, [{ sender: 'PROCESS', senderName: child.name, content: `Result of ${child.name}${child.title ? ` (${child.title})` : ''}: ${result.lastText}` }], `Child '${child.name}' finished a turn.`);
     });
   }
 }

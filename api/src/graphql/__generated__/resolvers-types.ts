@@ -146,22 +146,47 @@ export type ClientToolRegistration = {
 
 export type CommandFailedEvent = ProcessEvent & {
   readonly __typename?: 'CommandFailedEvent';
+  /** Everything after the verb, in full; null when the step did not parse. */
+  readonly args?: Maybe<Scalars['String']['output']>;
   readonly at: Scalars['DateTime']['output'];
+  /** The error code (e.g. UNKNOWN_COMMAND). */
+  readonly code?: Maybe<Scalars['String']['output']>;
   readonly command: Scalars['String']['output'];
   readonly error: Scalars['String']['output'];
   readonly id: Scalars['ID']['output'];
+  /** The step's position in its list, 0-based as in activate[i]. */
+  readonly index?: Maybe<Scalars['Int']['output']>;
+  readonly phase?: Maybe<CommandPhase>;
   readonly processId: Scalars['ID']['output'];
+  /** The skill whose activate:/deactivate: list the step belongs to (null on events stored before it was recorded). */
+  readonly skill?: Maybe<Scalars['String']['output']>;
+  /** The step in full (command is its first line, shortened). */
+  readonly text?: Maybe<Scalars['String']['output']>;
   readonly type: ProcessEventType;
   readonly verb: Scalars['String']['output'];
 };
 
+/** Which list a command step ran from: a skill's activate: or its deactivate:. */
+export type CommandPhase =
+  | 'ACTIVATE'
+  | 'DEACTIVATE';
+
 export type CommandRanEvent = ProcessEvent & {
   readonly __typename?: 'CommandRanEvent';
+  /** Everything after the verb, in full; null when the step did not parse. */
+  readonly args?: Maybe<Scalars['String']['output']>;
   readonly at: Scalars['DateTime']['output'];
   readonly command: Scalars['String']['output'];
   readonly detail: Scalars['String']['output'];
   readonly id: Scalars['ID']['output'];
+  /** The step's position in its list, 0-based as in activate[i]. */
+  readonly index?: Maybe<Scalars['Int']['output']>;
+  readonly phase?: Maybe<CommandPhase>;
   readonly processId: Scalars['ID']['output'];
+  /** The skill whose activate:/deactivate: list the step belongs to (null on events stored before it was recorded). */
+  readonly skill?: Maybe<Scalars['String']['output']>;
+  /** The step in full (command is its first line, shortened). */
+  readonly text?: Maybe<Scalars['String']['output']>;
   readonly type: ProcessEventType;
   readonly verb: Scalars['String']['output'];
 };
@@ -547,6 +572,8 @@ export type Process = {
   readonly createdAt: Scalars['DateTime']['output'];
   readonly dataRelayCorrection?: Maybe<Scalars['String']['output']>;
   readonly engine: Scalars['String']['output'];
+  /** Its task: a spawn skill's rendered action, process_spawn's goal, or the goal given to spawnProcess. */
+  readonly goal?: Maybe<Scalars['String']['output']>;
   /** Guard rounds used since the last user message, by guard key (reset by the next user message). */
   readonly guardRounds: Scalars['JSON']['output'];
   readonly guards: ReadonlyArray<RuntimeGuard>;
@@ -571,6 +598,8 @@ export type Process = {
   readonly recipeSource?: Maybe<Layer>;
   readonly session: Session;
   readonly status: ProcessStatus;
+  /** What it is, for people: a spawn skill's title, or the title given at spawn (process_spawn, spawnProcess). */
+  readonly title?: Maybe<Scalars['String']['output']>;
   /** The recipe's tool lists, unexpanded (`@label` selectors resolve per turn). */
   readonly toolAdjustments: Scalars['JSON']['output'];
   /** Set while a turn is scheduled and has not run yet. */
@@ -1271,6 +1300,8 @@ export type SkillVerdict = {
 
 export type SpawnProcessInput = {
   readonly engine?: InputMaybe<Scalars['String']['input']>;
+  /** Its task, recorded with it (at most 200000 characters; blank: none). Not sent: send it with sendMessage. */
+  readonly goal?: InputMaybe<Scalars['String']['input']>;
   /** Unique per session; without it the recipe (or engine) name, then `-2`, `-3`, … */
   readonly name?: InputMaybe<Scalars['String']['input']>;
   readonly params?: InputMaybe<Scalars['JSON']['input']>;
@@ -1282,6 +1313,8 @@ export type SpawnProcessInput = {
   readonly recipe?: InputMaybe<Scalars['String']['input']>;
   /** The caller's session in the project (created if missing); default `default`. */
   readonly session?: InputMaybe<Scalars['String']['input']>;
+  /** What the process is, for people (at most 200 characters; blank: none). */
+  readonly title?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type Subscription = {
@@ -1559,6 +1592,7 @@ export type ResolversTypes = {
   ClientToolInput: ClientToolInput;
   ClientToolRegistration: ResolverTypeWrapper<ClientToolRegistration>;
   CommandFailedEvent: ResolverTypeWrapper<ProcessEventModel>;
+  CommandPhase: CommandPhase;
   CommandRanEvent: ResolverTypeWrapper<ProcessEventModel>;
   CreatedUser: ResolverTypeWrapper<Omit<CreatedUser, 'user'> & { user: ResolversTypes['User'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -1799,22 +1833,33 @@ export type ClientToolRegistrationResolvers<ContextType = GraphQLContext, Parent
 };
 
 export type CommandFailedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CommandFailedEvent'] = ResolversParentTypes['CommandFailedEvent']> = {
+  args?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  code?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   error?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  index?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  phase?: Resolver<Maybe<ResolversTypes['CommandPhase']>, ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  skill?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CommandRanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CommandRanEvent'] = ResolversParentTypes['CommandRanEvent']> = {
+  args?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   detail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  index?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  phase?: Resolver<Maybe<ResolversTypes['CommandPhase']>, ParentType, ContextType>;
   processId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  skill?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['ProcessEventType'], ParentType, ContextType>;
   verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2000,6 +2045,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dataRelayCorrection?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  goal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   guardRounds?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   guards?: Resolver<ReadonlyArray<ResolversTypes['RuntimeGuard']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2019,6 +2065,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   recipeSource?: Resolver<Maybe<ResolversTypes['Layer']>, ParentType, ContextType>;
   session?: Resolver<ResolversTypes['Session'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ProcessStatus'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   toolAdjustments?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   turnRequestedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

@@ -49,6 +49,12 @@ export class ProcessEntity {
   @Column({ type: 'text', default: 'NORMAL' })
   mode!: string;
 
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  goal!: string | null;
+
   @Column({ name: 'active_skills', type: 'jsonb' })
   activeSkills!: ActiveSkillRef[];
 

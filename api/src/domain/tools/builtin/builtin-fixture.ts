@@ -49,7 +49,7 @@ export function skillRef(name: string): ActiveSkillRef {
 export function makeProcess(principal: Principal, projectId: string, over: Partial<Process> = {}): Process {
   return {
     id: 'p-coordinator', tenantId: principal.tenant.id, projectId, sessionId: 's-1', userId: principal.user.id, name: 'chat',
-    parentProcessId: null, status: 'IDLE', engine: 'arthur', recipeName: 'arthur', recipeSource: 'RESOURCE', connectionProfile: 'web', mode: 'NORMAL',
+    parentProcessId: null, status: 'IDLE', engine: 'arthur', recipeName: 'arthur', recipeSource: 'RESOURCE', connectionProfile: 'web', mode: 'NORMAL', title: null, goal: null,
     activeSkills: [], allowedSkillsOverride: null, locked: false, engineParams: {}, promptOverride: null, profileAppend: null,
     promptMode: 'APPEND', dataRelayCorrectionOverride: null, toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] },
     guards: [], recipeGuards: [], guardRounds: {}, openSkills: [], skillUses: {}, turnRequestedAt: null, createdAt: new Date('2026-01-01T00:00:00Z'), updatedAt: new Date('2026-01-01T00:00:00Z'),
@@ -70,7 +70,7 @@ export class FakeProcesses implements ProcessToolService {
     const session = this.sessions.find((s) => s.name === input.session);
     const child = makeProcess(principal, parent?.projectId ?? 'unknown', {
       id: `p-${this.processes.length + 1}`, name: input.name ?? input.recipe ?? 'worker', sessionId: session?.id ?? 's-new',
-      parentProcessId: input.parentProcessId ?? null, engine: 'ford', recipeName: input.recipe ?? null,
+      parentProcessId: input.parentProcessId ?? null, engine: 'ford', recipeName: input.recipe ?? null, title: input.title ?? null, goal: input.goal ?? null,
     });
     this.processes.push(child);
     return child;

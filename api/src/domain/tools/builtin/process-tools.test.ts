@@ -16,7 +16,7 @@ describe('process_spawn', () => {
     expect(result.isError).toBeUndefined();
     expect(fx.processes.spawns).toEqual([{
       project: 'alpha', session: 'main', name: 'cmp', recipe: 'analyze', engine: null,
-      params: { maxIterations: 3 }, profile: 'web', parentProcessId: 'p-coordinator',
+      params: { maxIterations: 3 }, profile: 'web', parentProcessId: 'p-coordinator', title: null, goal: 'Compare a and b',
     }]);
     const spawned = (JSON.parse(result.content) as { spawned: { id: string; name: string; parentProcessId: string; turnScheduled: boolean } }).spawned;
     expect(spawned).toMatchObject({ name: 'cmp', parentProcessId: 'p-coordinator', turnScheduled: true });

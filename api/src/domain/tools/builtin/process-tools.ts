@@ -7,6 +7,7 @@
 import type { RecipeLoader } from '../../recipes/recipe-loader';
 import type { Process } from '../../processes/process';
 import type { ProcessService } from '../../processes/process-service';
+import { MAX_TITLE_LENGTH } from '../../processes/process-spawner';
 import type { ToolInvocationContext } from '../server-tool';
 import { objectSchema } from './json-schema';
 import { RECIPE_NAME_SCHEMA } from './recipe-tools';
@@ -32,6 +33,7 @@ function describe(process: Process, pending: number | null): Record<string, unkn
     recipe: process.recipeName,
     engine: process.engine,
     parentProcessId: process.parentProcessId,
+    title: process.title,
     turnScheduled: process.turnRequestedAt !== null,
     ...(pending === null ? {} : { pendingMessages: pending }),
     createdAt: process.createdAt.toISOString(),
@@ -56,6 +58,7 @@ export function processTools(deps: ProcessToolDeps): BuiltinTool[] {
       recipe: RECIPE_NAME_SCHEMA,
       goal: { type: 'string', minLength: 1, maxLength: MAX_GOAL_LENGTH, description: 'The task for the worker, self-contained' },
       name: { type: 'string', minLength: 1, maxLength: 63, description: 'Optional process name: letters, digits, ".", "_", "-"' },
+      title: { type: 'string', maxLength: MAX_TITLE_LENGTH, description: 'Optional short title of the worker, for people (e.g. "Review of the parser")' },
       params: { type: 'object', description: 'Optional parameter overrides for the recipe (ignored by locked recipes)' },
     }, ['recipe', 'goal']),
     async invoke(args, ctx) {
@@ -75,6 +78,8 @@ export function processTools(deps: ProcessToolDeps): BuiltinTool[] {
         params: params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : null,
         profile: ctx.process.connectionProfile,
         parentProcessId: ctx.process.id,
+        title: optionalStr(args, 'title'),
+        goal,
       });
       const { process } = await deps.processes.queue(child, [{ sender: 'PROCESS', senderName: ctx.process.name, content: goal }], `Spawned by '${ctx.process.name}' with a goal`);
       return json({ spawned: describe(process, null) });
@@ -86,7 +91,7 @@ export function processTools(deps: ProcessToolDeps): BuiltinTool[] {
     labels: ['read', 'process'],
     description:
       'The status of a process in this session, by id or name — typically a worker you spawned with process_spawn. ' +
-      'Returns JSON { id, name, status (IDLE|CLOSED|ABANDONED), recipe, engine, parentProcessId, turnScheduled, pendingMessages }. ' +
+      'Returns JSON { id, name, status (IDLE|CLOSED|ABANDONED), recipe, engine, parentProcessId, title, turnScheduled, pendingMessages, goal }. ' +
       'Without an argument, lists the processes you spawned.',
     parameters: objectSchema({
       process: { type: 'string', minLength: 1, maxLength: 128, description: 'Process id or name; omit to list your child processes' },
@@ -102,7 +107,7 @@ export function processTools(deps: ProcessToolDeps): BuiltinTool[] {
       const found = inSession.find((p) => p.id === key) ?? inSession.find((p) => p.name === key);
       if (!found) return refuse(`No process '${key}' in this session.`);
       const pending = await deps.processes.pending(ctx.principal, found.id);
-      return json(describe(found, pending.length));
+      return json({ ...describe(found, pending.length), goal: found.goal });
     },
   };
 
@@ -111,7 +116,7 @@ export function processTools(deps: ProcessToolDeps): BuiltinTool[] {
     labels: ['read', 'process'],
     description:
       'The processes of this session: you, the workers you or others spawned, and their status. ' +
-      'Returns JSON { processes: [{ id, name, status, recipe, engine, parentProcessId, turnScheduled }], count }, oldest first.',
+      'Returns JSON { processes: [{ id, name, status, recipe, engine, parentProcessId, title, turnScheduled }], count }, oldest first.',
     parameters: objectSchema({}),
     async invoke(_args, ctx) {
       const inSession = await deps.processes.list(ctx.principal, await projectNameOf(deps.identity, ctx), ctx.process.sessionId);
