@@ -40,7 +40,7 @@ import type { ServerTool } from './domain/tools/server-tool';
 import { ClientToolService, type ClientToolStore } from './domain/client-tools';
 import { SkillTriggerBench } from './domain/activation';
 import { TemplatePreviewService } from './domain/authoring';
-import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt } from './domain/guards';
+import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt, withGuardScratch } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
 import { scriptToolsFor, workspaceBinding } from './domain/scripts';
 
@@ -183,6 +183,11 @@ export function createServices(adapters: ServiceAdapters): Services {
     documents: { lookup: async (scope, path) => (await cascade.lookupCascade(scope, path))?.document ?? null },
     llm: new RecipeLlmJsonCaller({ resolver: recipeResolver, settings, provider: adapters.modelProvider }),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
+    // On the process's lane (a turn, a steering request): merged into the row as it is now, guard by guard.
+    saveState: (process, state) => processes.deps.store.update(process.tenantId, process.id, (current) => ({
+      ...(state.rounds ? { guardRounds: state.rounds } : {}),
+      ...(state.scratch ? { guardScratch: Object.entries(state.scratch).reduce((all, [key, value]) => withGuardScratch(all, key, value), current.guardScratch) } : {}),
+    })),
   });
   const activation = new SkillActivationService({
     processes,
@@ -193,6 +198,8 @@ export function createServices(adapters: ServiceAdapters): Services {
     // no turn events, no tools; a refusal or a guard that cannot run refuses the step (fail-closed).
     commandGate: ({ principal, process, scope }) => {
       if (!activeGuards(process).some((g) => runsAt(g.trigger, 'command'))) return undefined;
+      // The steps of one request in order: each guard run sees the scratch the one before it left.
+      let current = process;
       return async ({ command, skill, phase }) => {
         const acting = principal ?? await identity.principalOfUser(process.tenantId, process.userId);
         // A step of a skill from the owner's USER layer is private, and so is what its guards decided (owner-view.ts).
@@ -208,9 +215,11 @@ export function createServices(adapters: ServiceAdapters): Services {
             ...(isPrivate ? { private: true } : {}),
           });
         };
-        return guards.check({ point: 'command', process, scope, principal: acting, task: command.text, output: '', emit }, {
+        const checked = await guards.check({ point: 'command', process: current, scope, principal: acting, task: command.text, output: '', emit }, {
           text: command.text, verb: command.verb, args: command.rest, skill, phase,
         });
+        current = checked.process;
+        return checked.refusal;
       };
     },
   });

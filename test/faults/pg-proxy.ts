@@ -2,7 +2,8 @@
  * A test double for the network between Vance and PostgreSQL: a TCP proxy on 127.0.0.1 that passes
  * bytes through, and on `outage()` drops every open connection and refuses new ones for a while —
  * either by closing each at once (`close`) or by not listening at all (`refuse`: ECONNREFUSED) —
- * then accepts again on the same port.
+ * then accepts again on the same port. `loseNextReply()` lets the database answer the next statement
+ * and drops that answer with its connection: the write committed, its client hears only the loss.
  */
 import net from 'node:net';
 
@@ -15,6 +16,8 @@ export interface PgProxy {
   readonly stats: { passed: number; dropped: number; turnedAway: number };
   /** Drops every connection, turns new ones away for `ms`, then passes them again. */
   outage(ms: number, mode: OutageMode): Promise<void>;
+  /** The next bytes the database sends (on any connection) are dropped, and their connection with them. */
+  loseNextReply(): void;
   close(): Promise<void>;
 }
 
@@ -23,6 +26,7 @@ export async function startPgProxy(target: string): Promise<PgProxy> {
   const open = new Set<net.Socket>();
   const stats = { passed: 0, dropped: 0, turnedAway: 0 };
   let down = false;
+  let loseReply = false;
   const server = net.createServer((client) => {
     if (down) {
       stats.turnedAway++;
@@ -38,8 +42,19 @@ export async function startPgProxy(target: string): Promise<PgProxy> {
         open.delete(a);
         b.destroy();
       });
-      a.pipe(b);
     }
+    client.pipe(database);
+    database.on('data', (chunk: Buffer) => {
+      if (loseReply) {
+        loseReply = false;
+        stats.dropped++;
+        return void database.destroy();
+      }
+      if (!client.write(chunk)) {
+        database.pause();
+        client.once('drain', () => database.resume());
+      }
+    });
   });
   const listen = (port: number) => new Promise<number>((resolve, reject) => {
     server.once('error', reject);
@@ -68,6 +83,9 @@ export async function startPgProxy(target: string): Promise<PgProxy> {
       await new Promise((resolve) => setTimeout(resolve, ms));
       if (mode === 'refuse') await listen(port);
       down = false;
+    },
+    loseNextReply() {
+      loseReply = true;
     },
     async close() {
       dropAll();

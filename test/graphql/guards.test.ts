@@ -97,10 +97,12 @@ describe.each(testDatabases())('completion guards over GraphQL ($name)', (driver
     const stream = collect<{ turnEvents: Ev }>(s.ws(), EVENTS, { id: child });
     const events: Ev[] = [];
     while (events.filter((e) => e.type === 'TurnFinished').length < 2) events.push((await stream.next(20_000)).data!.turnEvents);
-    const guardRan = events.filter((e) => e.type === 'GuardRan').map((e) => e.payload);
+    const guardRan = events.filter((e) => e.type === 'GuardRan' && e.payload.guard === 'inline guard #1 of the recipe').map((e) => e.payload);
     expect(guardRan.map((g) => [g.point, g.continued ?? false, g.capped ?? null])).toEqual([
       ['terminate', true, null], ['terminate', false, expect.stringMatching(/Round cap reached/)],
     ]);
+    // A worker's turn end is its terminate point: the `stop` guard does not run there, `both` runs once.
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['both terminate', 'both terminate']);
     const inputs = events.filter((e) => e.type === 'TurnStarted').map((e) => e.payload.input[0]);
     expect(inputs[1]).toMatchObject({ sender: 'GUARD', preview: '[inline guard #1 of the recipe] One more pass on: Work on the report' });
     // Only the final pass reaches the parent's inbox. Load: wait for the final report to arrive
@@ -112,6 +114,26 @@ describe.each(testDatabases())('completion guards over GraphQL ($name)', (driver
     const reports = await reportsOf();
     expect(reports).toHaveLength(1);
     expect(reports[0].content).toContain('One more pass on: Work on the report');
+  });
+
+  it('a chat process ends its turn at stop: stop and both guards run there, terminate guards do not', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'term-worker', name: 'not-a-worker' } })).data!.spawnProcess.id;
+    const events = await runTurns(s, id, 'hello');
+    expect(events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message)).toEqual(['stop-only stop', 'both stop']);
+    expect(events.filter((e) => e.type === 'GuardRan').map((e) => e.payload.point)).toEqual(['stop', 'stop']);
+    expect(events[events.length - 1]).toMatchObject({ type: 'TurnFinished', payload: { guardFollowUps: 0 } });
+  });
+
+  it('guard scratch: the loop scratch lasts for one user turn, the session scratch for the process; capped; a failing guard writes nothing', async () => {
+    const id = (await s.gql(SPAWN, { input: { project: 'lab', recipe: 'scratchy', name: 'notes' } })).data!.spawnProcess.id;
+    const logs = (events: Ev[]) => events.filter((e) => e.type === 'ScriptLog').map((e) => e.payload.message);
+    const first = await runTurns(s, id, 'one', 2);
+    expect(logs(first)).toEqual(['loop 1 session 1 keys n', 'refused true', 'loop 2 session 2 keys n', 'refused true']);
+    expect((await s.gql(PROCESS, { id })).data!.process.guardScratch).toEqual({ 'recipe:0': { loop: { n: 2 }, session: { total: 2 } } });
+    // The next user message clears the loop scratch; the session scratch goes on counting.
+    const second = await runTurns(s, id, 'two', 2);
+    expect(logs(second).filter((m) => m.startsWith('loop'))).toEqual(['loop 1 session 3 keys n', 'loop 2 session 4 keys n']);
+    expect((await s.gql(PROCESS, { id })).data!.process.guardScratch).toEqual({ 'recipe:0': { loop: { n: 2 }, session: { total: 4 } } });
   });
 
   it('maxRounds: one default (3) reported when unset, 0 never continues; the guard runs at the cap and reads maxRounds and naturalStop', async () => {
@@ -166,6 +188,8 @@ describe.each(testDatabases())('completion guards over GraphQL ($name)', (driver
     const process = (await s.gql(PROCESS, { id })).data!.process;
     expect(process.guards).toEqual([]);
     expect(process.pending).toEqual([]);
+    // A command guard keeps scratch too: it saw two commands.
+    expect(process.guardScratch).toEqual({ 'recipe:0': { loop: {}, session: { seen: 2 } } });
     const events = await storedEvents(id);
     const guardRan = events.filter((e) => e.type === 'GUARD_RAN');
     expect(guardRan).toEqual([

@@ -97,7 +97,7 @@ export const EVENTS = `subscription E($id: ID!, $after: ID) { turnEvents(process
 export const CALLS = `subscription C($sessionId: ID!) { clientToolCalls(sessionId: $sessionId) { callId sessionId processId turnId kind tool arguments script { skill name source } deadline } }`;
 export const REGISTER = `mutation R($sessionId: ID!, $tools: [ClientToolInput!]!) { registerClientTools(sessionId: $sessionId, tools: $tools) { sessionId tools { name labels description parameters } registeredAt } }`;
 export const SUBMIT = `mutation S($sessionId: ID!, $callId: ID!, $result: JSON, $error: String) { submitClientToolResult(sessionId: $sessionId, callId: $callId, result: $result, error: $error) }`;
-export const PROCESS = `query P($id: ID!) { process(id: $id) { pending { sender senderName content } guards { kind } recipeGuards guardRounds } }`;
+export const PROCESS = `query P($id: ID!) { process(id: $id) { pending { sender senderName content } guards { kind } recipeGuards guardRounds guardScratch } }`;
 
 export interface Ev { id: string; turnId: string; type: string; payload: any }
 
@@ -167,11 +167,30 @@ export async function openSandbox(db: Database): Promise<{ s: Started; calc: str
       '_vance/recipes/term-worker.yaml': [
         'description: A worker whose terminate guard asks for one more pass', 'engine: ford', 'params:', '  validation: false',
         'guard:', '  - scriptBody: |', "      vance.guard.continueWith('One more pass on: ' + vance.guard.task);", '    trigger: terminate', '    maxRounds: 1',
+        '  - scriptBody: |', "      vance.log('info', 'stop-only ' + vance.guard.point);", '    trigger: stop',
+        '  - scriptBody: |', "      vance.log('info', 'both ' + vance.guard.point);", '    trigger: both',
+      ].join('\n'),
+      '_vance/recipes/scratchy.yaml': [
+        'description: A guard that keeps notes', 'engine: ford', 'params:', '  validation: false',
+        'guard:',
+        '  - scriptBody: |',
+        "      const n = (vance.guard.loop.get('n') || 0) + 1;",
+        "      vance.guard.loop.set('n', n);",
+        "      const total = (vance.guard.session.get('total') || 0) + 1;",
+        "      vance.guard.session.set('total', total);",
+        "      vance.log('info', 'loop ' + n + ' session ' + total + ' keys ' + vance.guard.loop.keys().join(','));",
+        "      if (n < 2) vance.guard.continueWith('again');",
+        '    maxRounds: 2',
+        '  - scriptBody: |',
+        "      try { vance.guard.session.set('big', 'x'.repeat(20000)); } catch (e) { vance.log('info', 'refused ' + /cap is 16384/.test(e.message)); }",
+        "      vance.guard.session.set('lost', true);",
+        "      throw new Error('after a write');",
       ].join('\n'),
       '_vance/recipes/command-guarded.yaml': [
         'description: A command guard', 'engine: ford', 'params:', '  validation: false',
         'guard:', '  - scriptBody: |',
         "      const c = vance.guard.command;",
+        "      vance.guard.session.set('seen', (vance.guard.session.get('seen') || 0) + 1);",
         "      if (c.args.startsWith('script')) vance.guard.deny('no guard scripts: ' + [c.verb, c.args, c.skill, c.phase, vance.guard.continueWith('no')].join('|'));",
         '    trigger: command',
       ].join('\n'),

@@ -21,7 +21,7 @@ import { createPlainProcess } from '../support/process-fixture';
 /** A notifier that records what this instance's subscribers would get. */
 function recording(): CommitNotifier & { delivered: Array<{ topic: string; payload: any }> } {
   const delivered: Array<{ topic: string; payload: any }> = [];
-  return { channel: null, origin: 'test', delivered, deliverLocal: (topic, payload) => void delivered.push({ topic, payload }) };
+  return { channel: null, origin: 'test', delivered, deliverLocal: (topic, payload) => void delivered.push({ topic, payload }), mayHaveMissed: () => {} };
 }
 
 describe.each(testDatabases())('events committed with their data ($name)', (driver) => {

@@ -201,7 +201,7 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
       expect(created).toEqual({
         ...rest, tenantId, projectId, sessionId, userId, name,
         id: expect.any(String), status: 'IDLE', turnRequestedAt: null, createdAt: expect.any(Date), updatedAt: expect.any(Date),
-        guardRounds: {}, openSkills: [], skillUses: {}, mode: 'NORMAL', title: 'A title', goal: 'A goal\nover lines',
+        guardRounds: {}, guardScratch: {}, openSkills: [], skillUses: {}, mode: 'NORMAL', title: 'A title', goal: 'A goal\nover lines',
       });
       expect(await store.findProcess(acme, created.id)).toEqual(created);
       // allowedSkillsOverride: null (no restriction) and [] (lockdown) stay apart.

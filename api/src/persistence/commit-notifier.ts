@@ -11,6 +11,7 @@
  * wire, and local delivery after the commit is all there is.
  */
 import type { InProcessEventBus } from '../domain/events/in-process-event-bus';
+import { isConnectionLoss } from './connection-loss';
 
 export interface CommitNotifier {
   /** The NOTIFY channel of the bus, or null when the bus is in-process. */
@@ -19,10 +20,30 @@ export interface CommitNotifier {
   readonly origin: string;
   /** Delivers a committed event to this instance's subscribers (never throws). */
   deliverLocal(topic: string, payload: unknown): void;
+  /**
+   * A write that carried events lost its connection before its answer: it may have committed, and
+   * then the other instances heard its NOTIFY while this one (which skips its own echo) heard
+   * nothing. This instance's subscribers re-read the store (never throws).
+   */
+  mayHaveMissed(): void;
 }
 
 /** Without a bus (store tests): writes are stored and announced to nobody. */
-export const SILENT_NOTIFIER: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {} };
+export const SILENT_NOTIFIER: CommitNotifier = { channel: null, origin: 'silent', deliverLocal: () => {}, mayHaveMissed: () => {} };
+
+/**
+ * Runs a write that announces events; when its connection is lost (the outcome is open), tells the
+ * notifier before the error goes on. Seen in the fault suite: a turn's TurnFinished committed, its
+ * reply was lost, and the subscribers on the writing instance never saw it.
+ */
+export async function announcedWrite<T>(notifier: CommitNotifier, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isConnectionLoss(err)) notifier.mayHaveMissed();
+    throw err;
+  }
+}
 
 /** A timestamptz column as the ISO text JavaScript's toISOString() gives (UTC, milliseconds), in SQL. */
 export function isoTimeSql(column: string): string {
@@ -31,7 +52,8 @@ export function isoTimeSql(column: string): string {
 
 /** The notifier of an in-process bus: no channel, local delivery only. */
 export function inProcessNotifier(bus: InProcessEventBus, onError: (err: unknown) => void = () => {}): CommitNotifier {
-  return { channel: null, origin: 'local', deliverLocal: (topic, payload) => bus.deliverLocal(topic, payload, onError) };
+  // One process, one embedded database: no reply is lost on a wire.
+  return { channel: null, origin: 'local', deliverLocal: (topic, payload) => bus.deliverLocal(topic, payload, onError), mayHaveMissed: () => {} };
 }
 
 /**

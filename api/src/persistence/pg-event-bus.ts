@@ -154,6 +154,29 @@ export class PgEventBus implements EventBus, CommitNotifier {
     return () => this.gapHandlers.delete(handler);
   }
 
+  /**
+   * A write of this instance may have committed events unheard here (commit-notifier.ts): the
+   * missed-events handlers run now, and once more after the reconnect delay — a COMMIT that was
+   * still on its way when the connection broke becomes visible only then.
+   */
+  mayHaveMissed(): void {
+    if (this.closed) return;
+    this.tellMissed();
+    setTimeout(() => {
+      if (!this.closed) this.tellMissed();
+    }, this.reconnectDelayMs).unref();
+  }
+
+  private tellMissed(): void {
+    for (const handler of [...this.gapHandlers]) {
+      try {
+        handler();
+      } catch (err) {
+        this.logger.warn({ err }, 'missed-events handler threw');
+      }
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -219,13 +242,7 @@ export class PgEventBus implements EventBus, CommitNotifier {
           if (this.closed) return void (await client.end().catch(() => {}));
           this.client = client;
           this.logger.info({ channel: this.channel }, 'event bus reconnected; events published meanwhile were missed');
-          for (const handler of [...this.gapHandlers]) {
-            try {
-              handler();
-            } catch (err) {
-              this.logger.warn({ err }, 'missed-events handler threw');
-            }
-          }
+          this.tellMissed();
         },
         (err: unknown) => {
           if (this.closed) return;

@@ -15,6 +15,7 @@ import type {
   Session,
   ToolAdjustments,
 } from '../domain/processes/process';
+import type { GuardScratch, GuardScratchMap } from '../domain/guards/guard-scratch';
 import type { ProcessPatch } from '../domain/processes/process-store';
 import { DEFAULT_PROCESS_MODE, isProcessMode } from '../domain/processes/process-mode';
 import { GUARD_TRIGGERS, type PromptMode, type RecipeGuard } from '../domain/recipes/recipe';
@@ -56,6 +57,7 @@ export interface ProcessRow {
   guards: unknown;
   recipe_guards: unknown;
   guard_rounds: unknown;
+  guard_scratch: unknown;
   open_skills: unknown;
   skill_uses: unknown;
   turn_requested_at: Date | null;
@@ -80,7 +82,7 @@ export const SESSION_COLUMNS = 'id, tenant_id, project_id, user_id, name, create
 export const PROCESS_COLUMNS = `id, tenant_id, project_id, session_id, user_id, name, parent_process_id, status, engine,
   recipe_name, recipe_source, connection_profile, mode, title, goal, active_skills, allowed_skills_override, locked, engine_params,
   prompt_override, profile_append, prompt_mode, data_relay_correction, tool_adjustments, guards,
-  recipe_guards, guard_rounds, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
+  recipe_guards, guard_rounds, guard_scratch, open_skills, skill_uses, turn_requested_at, created_at, updated_at`;
 
 export const PENDING_COLUMNS = 'id, process_id, sender, sender_name, content, created_at, attempts, failure, failed_at';
 
@@ -100,6 +102,7 @@ export async function writePatch(em: EntityManager, tenantId: string, processId:
   if (patch.activeSkills !== undefined) set('active_skills', JSON.stringify(patch.activeSkills.map(skillRefToJson)), 'jsonb');
   if (patch.guards !== undefined) set('guards', JSON.stringify(patch.guards.map(guardToJson)), 'jsonb');
   if (patch.guardRounds !== undefined) set('guard_rounds', JSON.stringify(roundsToJson(patch.guardRounds)), 'jsonb');
+  if (patch.guardScratch !== undefined) set('guard_scratch', JSON.stringify(patch.guardScratch), 'jsonb');
   if (patch.openSkills !== undefined) set('open_skills', JSON.stringify([...new Set(patch.openSkills)]), 'jsonb');
   if (patch.skillUses !== undefined) set('skill_uses', JSON.stringify(roundsToJson(patch.skillUses)), 'jsonb');
   if (patch.status !== undefined) set('status', patch.status, 'text');
@@ -177,6 +180,7 @@ export function toProcess(row: ProcessRow): Process {
     guards: array(row.guards).map(guardFromJson),
     recipeGuards: array(row.recipe_guards).flatMap(recipeGuardFromJson),
     guardRounds: roundsFromJson(row.guard_rounds),
+    guardScratch: scratchFromJson(row.guard_scratch),
     openSkills: array(row.open_skills).filter((s): s is string => typeof s === 'string'),
     skillUses: roundsFromJson(row.skill_uses),
     turnRequestedAt: row.turn_requested_at,
@@ -255,6 +259,17 @@ function recipeGuardFromJson(value: unknown): RecipeGuard[] {
     maxRounds: typeof value.maxRounds === 'number' ? value.maxRounds : null,
     allowTools: value.allowTools === true,
   }];
+}
+
+/** The stored scratch map; anything not shaped like one is read as empty. */
+function scratchFromJson(value: unknown): GuardScratchMap {
+  if (!isRecord(value)) return {};
+  const out: Record<string, GuardScratch> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (!isRecord(entry)) continue;
+    out[key] = { loop: isRecord(entry.loop) ? entry.loop as GuardScratch['loop'] : {}, session: isRecord(entry.session) ? entry.session as GuardScratch['session'] : {} };
+  }
+  return out;
 }
 
 function roundsToJson(rounds: Readonly<Record<string, number>>): Record<string, number> {

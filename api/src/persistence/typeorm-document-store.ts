@@ -14,7 +14,7 @@ import type { DocumentRevision, StoredDocument } from '../domain/cascade/documen
 import type { DeleteDocumentCommand, DocumentAnnouncement, DocumentStore, ProjectRef, PutDocumentCommand } from '../domain/cascade/document-store';
 import { DOCUMENT_CHANGED_TOPIC, type DocumentChanged } from '../domain/events/document-changed';
 import { randomUUID } from 'node:crypto';
-import { isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
+import { announcedWrite, isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 import { confirmedWrite } from './confirm-write';
 import { VersionConflictError } from '../domain/cascade/errors';
 import { NotFoundError } from '../domain/errors';
@@ -156,7 +156,7 @@ export class TypeOrmDocumentStore implements DocumentStore {
     const write = this.statement(conditional ? UPDATE_AT_VERSION : UPSERT,
       [tenantId, projectId, path, content, author, conditional ? expectedVersion : expectedVersion === undefined, historyId], 'PUT', command.announce);
     // A lost connection: the history row's id says whether the write committed.
-    const rows = await confirmedWrite(`the write of '${path}'`, () => this.write<DocumentRow>(write.sql, write.params, projectId), async () => {
+    const rows = await confirmedWrite(`the write of '${path}'`, () => announcedWrite(this.notifier, () => this.write<DocumentRow>(write.sql, write.params, projectId)), async () => {
       const found: DocumentRow[] = await this.dataSource.query(
         `SELECT d.id, d.tenant_id, d.project_id, d.path, v.content, v.version, d.created_at, v.created_at AS updated_at, v.author AS updated_by
          FROM document_versions v JOIN documents d ON d.id = v.document_id WHERE v.id = $1 AND v.tenant_id = $2`, [historyId, tenantId]);
@@ -177,7 +177,7 @@ export class TypeOrmDocumentStore implements DocumentStore {
     if (!validRef(command)) return null;
     const historyId = randomUUID();
     const write = this.statement(SOFT_DELETE, [tenantId, projectId, path, author, expectedVersion ?? null, historyId], 'DELETE', command.announce);
-    const rows = await confirmedWrite(`the deletion of '${path}'`, () => this.write<{ version: number; announced_at?: Date }>(write.sql, write.params, projectId), async () => {
+    const rows = await confirmedWrite(`the deletion of '${path}'`, () => announcedWrite(this.notifier, () => this.write<{ version: number; announced_at?: Date }>(write.sql, write.params, projectId)), async () => {
       const found: { version: number; announced_at: Date }[] = await this.dataSource.query(
         `SELECT version, created_at AS announced_at FROM document_versions WHERE id = $1 AND tenant_id = $2`, [historyId, tenantId]);
       return found.length > 0 ? found : null;

@@ -10,7 +10,7 @@ import { NotFoundError } from '../domain/errors';
 import { fitsInline } from '../domain/events/notification-size';
 import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from '../domain/processes/process-event';
 import type { ProcessEventLog } from '../domain/processes/process-events';
-import { isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
+import { announcedWrite, isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 import { translateDbError } from './translate-db-error';
 import { isUuid } from './uuid';
 
@@ -66,11 +66,11 @@ export class TypeOrmProcessEventLog implements ProcessEventLog {
   async appendIn(db: Pick<EntityManager, 'query'>, tenantId: string, processId: string, events: readonly ProcessEvent[]): Promise<StoredProcessEvent[]> {
     let rows: EventRow[];
     try {
-      rows = await db.query(
+      rows = await announcedWrite(this.notifier, () => db.query(
         `WITH ${this.ctes({ tenant: '$1', process: '$2', events: '$3', channel: 4 })}
          SELECT ${EVENT_COLUMNS} FROM ev CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ev.id`,
         [tenantId, processId, JSON.stringify(events), ...this.notifyParams],
-      );
+      ));
     } catch (err) {
       throw translateDbError(err, { fk_process_events_process: ['Process', processId] });
     }

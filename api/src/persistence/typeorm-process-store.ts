@@ -20,7 +20,7 @@ import type { MessageSender, PendingMessage, Process, Session } from '../domain/
 import type { NewPendingMessage, NewProcess, ProcessPatch, ProcessStore, QueuingMessage } from '../domain/processes/process-store';
 import type { ProcessEvent, StoredProcessEvent } from '../domain/processes/process-event';
 import { randomUUID } from 'node:crypto';
-import { SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
+import { announcedWrite, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 import { confirmedWrite } from './confirm-write';
 import {
   guardToJson, PENDING_COLUMNS, PROCESS_COLUMNS, recipeGuardToJson, SESSION_COLUMNS, skillRefToJson, toolAdjustmentsToJson, toPending, toProcess,
@@ -64,7 +64,7 @@ export class TypeOrmProcessStore implements ProcessStore {
   /** Process events: stored with the changes they report (update, queue), or alone. */
   private readonly events: TypeOrmProcessEventLog;
 
-  constructor(private readonly dataSource: DataSource, notifier: CommitNotifier = SILENT_NOTIFIER) {
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT_NOTIFIER) {
     this.events = new TypeOrmProcessEventLog(dataSource, notifier);
   }
 
@@ -202,7 +202,7 @@ export class TypeOrmProcessStore implements ProcessStore {
 
   async update(tenantId: string, processId: string, mutate: (current: Process) => ProcessPatch | null, events: readonly ProcessEvent[] = []): Promise<Process> {
     if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
-    const { process, stored } = await this.dataSource.transaction(async (em) => {
+    const { process, stored } = await announcedWrite(this.notifier, () => this.dataSource.transaction(async (em) => {
       const locked: ProcessRow[] = await em.query(
         `SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2 FOR NO KEY UPDATE`,
         [tenantId, processId],
@@ -214,7 +214,7 @@ export class TypeOrmProcessStore implements ProcessStore {
       // The events of the change commit with it, or neither does.
       const written = events.length > 0 ? await this.events.appendIn(em, tenantId, processId, events) : [];
       return { process: updated, stored: written };
-    });
+    }));
     this.events.deliver(stored);
     return process;
   }
@@ -256,7 +256,7 @@ export class TypeOrmProcessStore implements ProcessStore {
       // One statement: the messages in order, the turn request set unless it already is (its time
       // is the oldest waiting request's), and the events. The row is the process after it, once per message.
       // A lost connection: the first message's id says whether the statement committed (confirm-write.ts).
-      result = await confirmedWrite('the message', async () => shaped(await this.dataSource.query(
+      result = await confirmedWrite('the message', async () => shaped(await announcedWrite(this.notifier, () => this.dataSource.query(
         `WITH ins AS (
            INSERT INTO process_inbox (id, tenant_id, process_id, sender, sender_name, content)
            SELECT (x.m->>'id')::uuid, $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'
@@ -274,7 +274,7 @@ export class TypeOrmProcessStore implements ProcessStore {
              FROM ev) AS p_events
          FROM ins CROSS JOIN up CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.seq`,
         [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.events.notifyParams],
-      )), () => this.queuedEarlier(tenantId, processId, queuing));
+      ))), () => this.queuedEarlier(tenantId, processId, queuing));
     } catch (err) {
       throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
     }

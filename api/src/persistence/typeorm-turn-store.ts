@@ -25,7 +25,7 @@ import type { InputRestore } from '../domain/turns/turn-retry';
 import { envelopeOf } from '../domain/turns/turn-event-sink';
 import { isUuid } from './uuid';
 import { fenceHolds, fenceTokenFor, laneFence, LeaseLostError } from './lane-fence';
-import { isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
+import { announcedWrite, isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 
 interface TurnRow {
   id: string;
@@ -199,7 +199,7 @@ export class TypeOrmTurnStore implements TurnStore {
       if (restores) await restoreInput(em as EntityManager, tenantId, turnId, row.process_id, restore);
       return { ended: true, event: row.event ? toEvent(row.event) : null };
     };
-    const { ended, event } = restores ? await this.dataSource.transaction(finish) : await finish(this.dataSource);
+    const { ended, event } = await announcedWrite(this.notifier, () => (restores ? this.dataSource.transaction(finish) : finish(this.dataSource)));
     if (event) this.deliver([event]);
     return ended;
   }
@@ -248,7 +248,7 @@ export class TypeOrmTurnStore implements TurnStore {
     // Fenced (issue 14): a lane whose lease was taken over neither stores nor (so) announces its events.
     const token = fenceTokenFor(processId);
     const notify = this.notifying('ins', 7);
-    const rows: EventRow[] = await this.dataSource.query(
+    const rows: EventRow[] = await announcedWrite(this.notifier, () => this.dataSource.query(
       `WITH ins AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
          SELECT $1, $2, $3, x.e->>'type', x.e->'payload' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS x(e, n)
          WHERE ${fenceHolds('$6', '$5')} ORDER BY x.n
@@ -256,7 +256,7 @@ export class TypeOrmTurnStore implements TurnStore {
        ${notify.cte}
        SELECT ${EVENT_COLUMNS} FROM ins CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.id`,
       [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), token, processId, ...notify.params],
-    );
+    ));
     if (rows.length === 0) throw new LeaseLostError(processId, token ?? '');
     const stored = rows.map(toEvent);
     this.deliver(stored);

@@ -1,7 +1,8 @@
 /**
  * Runs a process's completion guards at one point of a turn (seed 004 §6d, seed 000 §2a, issue 6). A
  * guard is JavaScript in the sandbox (FUNCTION_BODY: top-level `return` allowed) with
- * `vance.params`, `vance.guard.{task, output, point, round, continueWith}`, `vance.llm.callForJson`,
+ * `vance.params`, `vance.guard.{task, output, point, round, maxRounds, naturalStop, fired, continueWith,
+ * loop, session}` (loop/session: the guard's scratch, guard-scratch.ts), `vance.llm.callForJson`,
  * `vance.log`, `vance.context()`, and with `allowTools: true` also `vance.tool`. `continueWith(prompt)`
  * asks the engine to go on with that prompt; at the yield points (stop, terminate) that uses one of the
  * guard's rounds, capped by `maxRounds` per user turn. Fail-open: a guard that cannot be read or
@@ -17,6 +18,7 @@ import { scriptContext } from '../scripts/script-context';
 import type { WorkspaceBinding } from '../scripts/workspace-binding';
 import type { ToolInvocationContext } from '../tools/server-tool';
 import { activeGuards, countsRounds, runsAt, type ActiveGuard, type GuardPoint } from './active-guard';
+import { EMPTY_SCRATCH, ScratchDraft, withGuardScratch, type GuardScratch, type GuardScratchMap } from './guard-scratch';
 import type { LlmJsonCaller } from './llm-json';
 
 const MAX_PROMPT_CHARS = 20_000;
@@ -32,6 +34,17 @@ export interface GuardRunnerDeps {
   /** Limit on the guard's own running time (ms). Default: the sandbox's. */
   readonly cpuTimeoutMs?: number;
   readonly onError?: (error: unknown, context: string) => void;
+  /**
+   * Stores what a point changed (round counters, scratch), on the process's lane; returns the process
+   * after it. Without it nothing is stored (previews, tests of the runner alone).
+   */
+  readonly saveState?: (process: Process, state: GuardState) => Promise<Process>;
+}
+
+/** The guard state a point may change; `scratch` holds only the guards whose scratch changed. */
+export interface GuardState {
+  readonly rounds?: Readonly<Record<string, number>>;
+  readonly scratch?: GuardScratchMap;
 }
 
 export interface GuardRunInput {
@@ -58,6 +71,14 @@ export interface GuardRunOutcome {
   /** The round counters after this point (unchanged keys kept). */
   readonly rounds: Readonly<Record<string, number>>;
   readonly ran: number;
+  /** The process after the point's state was stored (the input's when nothing changed). */
+  readonly process: Process;
+}
+
+/** A command guard's verdict and the process after its state was stored. */
+export interface GuardCheckOutcome {
+  readonly refusal: string | null;
+  readonly process: Process;
 }
 
 /** The engine command a `command` guard judges at dispatch, before it runs. */
@@ -79,20 +100,30 @@ export class GuardRunner {
     // Several guards at one point: the first whose continueWith takes effect wins; the later ones
     // still run, see `vance.guard.fired` (the winner's label), and their continueWith returns false.
     let fired: string | null = null;
+    let scratch: GuardScratchMap = {};
     for (const guard of activeGuards(input.process)) {
       if (!runsAt(guard.trigger, input.point)) continue;
       const used = rounds[guard.key] ?? 0;
       // At the cap the guard still runs (it may want to know): its continueWith then returns false.
       const atCap = countsRounds(input.point) && used >= guard.maxRounds;
       ran++;
-      const prompt = (await this.runOne(guard, input, used, { atCap, fired })).continueWith;
+      const outcome = await this.runOne(guard, input, used, { atCap, fired });
+      if (outcome.scratch) scratch = withGuardScratch(scratch, guard.key, outcome.scratch);
+      const prompt = outcome.continueWith;
       if (prompt === null) continue;
       fired = guard.label;
       // A queued follow-up says which guard sent it; a start guard's note joins the turn it starts as is.
       prompts.push(countsRounds(input.point) ? `[${guard.label}] ${prompt}` : prompt);
       if (countsRounds(input.point)) rounds[guard.key] = used + 1;
     }
-    return { continueWith: prompts, rounds, ran };
+    const roundsChanged = JSON.stringify(rounds) !== JSON.stringify(input.process.guardRounds);
+    const process = await this.save(input.process, { ...(roundsChanged ? { rounds } : {}), ...(Object.keys(scratch).length > 0 ? { scratch } : {}) });
+    return { continueWith: prompts, rounds, ran, process };
+  }
+
+  private async save(process: Process, state: GuardState): Promise<Process> {
+    if (!this.deps.saveState || (state.rounds === undefined && state.scratch === undefined)) return process;
+    return this.deps.saveState(process, state);
   }
 
   /**
@@ -100,31 +131,39 @@ export class GuardRunner {
    * before it runs; the first that calls `vance.guard.deny(reason)` refuses it, and a guard that cannot
    * run (missing, throws, times out) refuses it too. Returns the refusal, or null to let it run.
    */
-  async check(input: GuardRunInput, command: GuardCommandInfo): Promise<string | null> {
+  async check(input: GuardRunInput, command: GuardCommandInfo): Promise<GuardCheckOutcome> {
+    let scratch: GuardScratchMap = {};
+    let refusal: string | null = null;
     for (const guard of activeGuards(input.process)) {
       if (!runsAt(guard.trigger, 'command')) continue;
       const outcome = await this.runOne(guard, input, 0, { command });
-      if (outcome.failed) return `The command guard '${guard.label}' could not run, so the command is refused: ${outcome.failed}`;
-      if (outcome.denied !== null) return `The command guard '${guard.label}' refused it: ${outcome.denied}`;
+      if (outcome.scratch) scratch = withGuardScratch(scratch, guard.key, outcome.scratch);
+      if (outcome.failed) refusal = `The command guard '${guard.label}' could not run, so the command is refused: ${outcome.failed}`;
+      else if (outcome.denied !== null) refusal = `The command guard '${guard.label}' refused it: ${outcome.denied}`;
+      if (refusal !== null) break;
     }
-    return null;
+    const process = await this.save(input.process, Object.keys(scratch).length > 0 ? { scratch } : {});
+    return { refusal, process };
   }
 
   /** The guard's follow-up prompt or refusal (null: none), and why it failed (fail-open at the yield points). */
   private async runOne(
     guard: ActiveGuard, input: GuardRunInput, round: number,
     { command, atCap = false, fired = null }: { command?: GuardCommandInfo; atCap?: boolean; fired?: string | null },
-  ): Promise<{ continueWith: string | null; denied: string | null; failed: string | null }> {
+  ): Promise<{ continueWith: string | null; denied: string | null; failed: string | null; scratch: GuardScratch | null }> {
     const started = Date.now();
     let continueWith: string | null = null;
     let denied: string | null = null;
+    // The guard writes on copies; a guard that fails leaves its scratch as it was.
+    const mine = input.process.guardScratch[guard.key] ?? EMPTY_SCRATCH;
+    const drafts = { loop: new ScratchDraft('loop', mine.loop), session: new ScratchDraft('session', mine.session) };
     try {
       const source = await this.source(guard, input.scope);
       if (source === null) throw new GuardSourceError(`the guard script '${guard.label}' does not exist in this project`);
       await this.deps.runner.run({
         source, filename: guard.script.kind === 'PATH' ? guard.script.path : `${guard.label}.js`, mode: 'FUNCTION_BODY',
         timeoutMs: this.deps.timeoutMs ?? 120_000, cpuTimeoutMs: this.deps.cpuTimeoutMs,
-        bindings: this.bindings(guard, input, round, fired, atCap || fired !== null ? null : (prompt) => {
+        bindings: this.bindings(guard, input, round, fired, drafts, atCap || fired !== null ? null : (prompt) => {
           continueWith ??= prompt;
         }, command ? { info: command, deny: (reason) => { denied ??= reason; } } : undefined),
       });
@@ -134,7 +173,8 @@ export class GuardRunner {
         ...(atCap ? { capped: `Round cap reached (${round} of ${guard.maxRounds} since the last user message): continueWith queues nothing.` } : {}),
         ms: Date.now() - started,
       });
-      return { continueWith, denied, failed: null };
+      const changed = drafts.loop.dirty || drafts.session.dirty;
+      return { continueWith, denied, failed: null, scratch: changed ? { loop: drafts.loop.toJSON(), session: drafts.session.toJSON() } : null };
     } catch (error) {
       const kind = error instanceof ScriptError ? error.kind : error instanceof GuardSourceError ? 'MISSING' : 'HOST';
       const message = error instanceof Error ? error.message : String(error);
@@ -142,7 +182,7 @@ export class GuardRunner {
       const failOpen = command === undefined;
       await input.emit('GuardRan', { guard: guard.label, point: input.point, failed: { kind, message }, failOpen, ...(command ? { command: command.text } : {}), ms: Date.now() - started }).catch(() => undefined);
       this.deps.onError?.(error, `guard '${guard.label}' of process ${input.process.id} (${failOpen ? 'fail-open' : 'fail-closed'})`);
-      return { continueWith: null, denied: null, failed: `${kind}: ${message}` };
+      return { continueWith: null, denied: null, failed: `${kind}: ${message}`, scratch: null };
     }
   }
 
@@ -152,7 +192,7 @@ export class GuardRunner {
   }
 
   private bindings(
-    guard: ActiveGuard, input: GuardRunInput, round: number, fired: string | null, onContinue: ((prompt: string) => void) | null,
+    guard: ActiveGuard, input: GuardRunInput, round: number, fired: string | null, drafts: { loop: ScratchDraft; session: ScratchDraft }, onContinue: ((prompt: string) => void) | null,
     command?: { readonly info: GuardCommandInfo; readonly deny: (reason: string) => void },
   ): BindingTree {
     const logs = new LogLimiter();
@@ -178,6 +218,8 @@ export class GuardRunner {
           return input.activateSkill!(name.trim());
         }) } : {}),
         naturalStop: input.naturalStop ?? null,
+        loop: scratchBindings(drafts.loop),
+        session: scratchBindings(drafts.session),
         // Returns whether the follow-up was queued: false at the round cap, after another guard fired, at command dispatch.
         continueWith: (prompt) => {
           if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error('vance.guard.continueWith(prompt): prompt must be a non-empty string');
@@ -212,3 +254,13 @@ export class GuardRunner {
 }
 
 class GuardSourceError extends Error {}
+
+/** `get(key)`, `set(key, value)` (null removes), `keys()`, `clear()` on one scratch draft. */
+function scratchBindings(draft: ScratchDraft): BindingTree {
+  return {
+    get: (key) => draft.get(key) as JsonValue,
+    set: (key, value) => draft.set(key, value),
+    keys: () => draft.keys(),
+    clear: () => draft.clear(),
+  };
+}

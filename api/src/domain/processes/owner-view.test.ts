@@ -14,7 +14,7 @@ const process = (over: Partial<Process>): Process => ({
   id: 'p', tenantId: 't1', projectId: 'lab', sessionId: 's', userId: 'owen', name: 'w', parentProcessId: null, status: 'IDLE', engine: 'ford',
   recipeName: 'worker', recipeSource: 'VANCE', connectionProfile: null, activeSkills: [], allowedSkillsOverride: null, locked: false, engineParams: {},
   promptOverride: 'prompt', profileAppend: null, promptMode: 'APPEND', dataRelayCorrectionOverride: null,
-  toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [], guardRounds: {}, openSkills: [], skillUses: {},
+  toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] }, guards: [], recipeGuards: [], guardRounds: {}, guardScratch: {}, openSkills: [], skillUses: {},
   turnRequestedAt: null, createdAt: at, updatedAt: at, ...over,
 } as Process);
 

@@ -2,8 +2,9 @@ import type { ActiveSkillRef, MessageSender, PendingMessage, Process, ProcessSta
 import type { ProcessEvent } from './process-event';
 import type { ProcessEventLog } from './process-events';
 import type { ProcessMode } from './process-mode';
+import type { GuardScratchMap } from '../guards/guard-scratch';
 
-export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'mode' | 'guardRounds' | 'openSkills' | 'skillUses' | 'title' | 'goal'>
+export type NewProcess = Omit<Process, 'id' | 'createdAt' | 'updatedAt' | 'turnRequestedAt' | 'status' | 'mode' | 'guardRounds' | 'guardScratch' | 'openSkills' | 'skillUses' | 'title' | 'goal'>
   & { readonly title?: string | null; readonly goal?: string | null };
 
 /** The fields a lane mutation may change, atomically with a row lock on the process. */
@@ -11,6 +12,7 @@ export interface ProcessPatch {
   readonly activeSkills?: readonly ActiveSkillRef[];
   readonly guards?: readonly RuntimeGuard[];
   readonly guardRounds?: Readonly<Record<string, number>>;
+  readonly guardScratch?: GuardScratchMap;
   readonly openSkills?: readonly string[];
   readonly skillUses?: Readonly<Record<string, number>>;
   readonly status?: ProcessStatus;

@@ -1,6 +1,7 @@
 import type { Layer } from '../cascade/layer';
 import type { PromptMode, RecipeGuard } from '../recipes/recipe';
 import type { ProcessMode } from './process-mode';
+import type { GuardScratchMap } from '../guards/guard-scratch';
 
 /**
  * Sessions and processes (seed 004 §7, seed 000 §5d). A process carries its effective configuration
@@ -84,6 +85,8 @@ export interface Process {
   readonly recipeGuards: readonly RecipeGuard[];
   /** Guard rounds used since the last user turn, by guard key (guards/guard-key.ts); reset by a user message. */
   readonly guardRounds: Readonly<Record<string, number>>;
+  /** Each guard's loop and session scratch, by guard key (guards/guard-scratch.ts); a user message clears the loops. */
+  readonly guardScratch: GuardScratchMap;
   /** The `picked` skills the model has open (issue 8, seed 003), committed when a turn finishes. */
   readonly openSkills: readonly string[];
   /** How often the model opened each skill here (the budgeted catalog shrinks the least-used first). */

@@ -50,7 +50,7 @@ export function draftProcess(
     activeSkills, allowedSkillsOverride: resolution.allowedSkills, locked: resolution.locked, engineParams: resolution.params,
     promptOverride: resolution.promptOverride, profileAppend: resolution.profileAppendTemplate, promptMode: resolution.promptMode,
     dataRelayCorrectionOverride: resolution.dataRelayCorrection, toolAdjustments: resolution.toolAdjustments,
-    guards: [], recipeGuards: resolution.guards, guardRounds: {}, openSkills: [], skillUses: {}, turnRequestedAt: null,
+    guards: [], recipeGuards: resolution.guards, guardRounds: {}, guardScratch: {}, openSkills: [], skillUses: {}, turnRequestedAt: null,
     createdAt: epoch, updatedAt: epoch,
   };
 }

@@ -19,7 +19,7 @@ import type { TemplateEngine } from '../templates/template-engine';
 import type { ToolCatalog } from '../tools/tool-descriptor';
 import type { ServerTool, ToolInvocationContext, ToolResult, TurnToolContext } from '../tools/server-tool';
 import type { ClientCallOutcome, ClientToolSpec, NewClientToolCall } from '../client-tools';
-import type { GuardPoint, GuardRunner } from '../guards';
+import { clearLoops, hasLoopEntries, type GuardPoint, type GuardRunner } from '../guards';
 import type { TakenMessage, Turn } from './turn';
 import { callWithDeadline } from './model-call';
 import { TextBatcher, TurnEventSink } from './turn-event-sink';
@@ -273,9 +273,9 @@ export class TurnRunner {
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: m.senderName, content: m.content, toolCall: null }).message);
       };
       let running = await this.deps.activation.beforeTurn(principal, process, taken, addInput);
-      // Guard rounds are per user turn: a message from the user starts a fresh count (seed 004 §6d).
-      if (taken.some((m) => m.sender === 'USER') && Object.keys(running.guardRounds).length > 0) {
-        running = await processes.deps.store.update(tenantId, processId, () => ({ guardRounds: {} }));
+      // Guard rounds and loop scratch are per user turn: a message from the user starts afresh (seed 004 §6d).
+      if (taken.some((m) => m.sender === 'USER') && (Object.keys(running.guardRounds).length > 0 || hasLoopEntries(running.guardScratch))) {
+        running = await processes.deps.store.update(tenantId, processId, (p) => ({ guardRounds: {}, guardScratch: clearLoops(p.guardScratch) }));
       }
       let composition = await this.composer.compose(running, engine);
       const task = taskOf(taken);
@@ -317,10 +317,10 @@ export class TurnRunner {
         this.deps.onError?.(err, `one-shot clean-up of ${processId}`);
         return null;
       });
-      // The yield point (seed 004 §6d): stop guards, and for a worker about to report, terminate guards.
+      // The yield point (seed 004 §6d): a worker's turn end is its `terminate` (it reports and is
+      // done); a chat process's is `stop` (it waits for the next message). `both` runs at either, once.
       current = cleaned ? cleaned.process : (await processes.deps.store.findProcess(tenantId, processId)) ?? current;
-      const follow = await this.runGuards('stop', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop');
-      if (current.parentProcessId) follow.push(...await this.runGuards('terminate', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop'));
+      const follow = await this.runGuards(current.parentProcessId ? 'terminate' : 'stop', current, composition, principal, turn.id, sink, task, result.lastText, result.finishReason === 'stop');
       if (follow.length > 0) {
         const queued = await processes.queue(current, follow.map((content) => ({ sender: 'GUARD' as const, senderName: '_guard', content })), 'A completion guard asked to continue.');
         current = queued.process;
@@ -441,7 +441,7 @@ export class TurnRunner {
     return dispatchAt;
   }
 
-  /** Runs the guards of one point; returns their follow-up prompts and stores the round counters. */
+  /** Runs the guards of one point; returns their follow-up prompts. */
   private async runGuards(
     point: GuardPoint, process: Process, composition: TurnComposition, principal: Principal, turnId: string,
     sink: TurnEventSink, task: string, output: string, naturalStop?: boolean, activateSkill?: (name: string) => Promise<boolean>,
@@ -457,10 +457,8 @@ export class TurnRunner {
       principal, process, scope: composition.scope,
       turn: { turnId, depth: 0, callTool: dispatchAt, log: (source, level, message) => emit('ScriptLog', { source, level, message }) },
     };
+    // The runner stores the round counters and scratch the point changed (guard-runner.ts).
     const outcome = await guards.run({ point, process, scope: composition.scope, principal, task, output, naturalStop, tools, emit, ...(activateSkill ? { activateSkill } : {}) });
-    if (JSON.stringify(outcome.rounds) !== JSON.stringify(process.guardRounds)) {
-      await this.deps.processes.deps.store.update(process.tenantId, process.id, () => ({ guardRounds: outcome.rounds }));
-    }
     return [...outcome.continueWith];
   }
 

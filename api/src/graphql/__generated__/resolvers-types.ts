@@ -576,6 +576,8 @@ export type Process = {
   readonly goal?: Maybe<Scalars['String']['output']>;
   /** Guard rounds used since the last user message, by guard key (reset by the next user message). */
   readonly guardRounds: Scalars['JSON']['output'];
+  /** Each guard's scratch, by guard key: { loop: {…}, session: {…} } (vance.guard.loop / vance.guard.session); the next user message clears the loops. */
+  readonly guardScratch: Scalars['JSON']['output'];
   readonly guards: ReadonlyArray<RuntimeGuard>;
   readonly id: Scalars['ID']['output'];
   readonly locked: Scalars['Boolean']['output'];
@@ -2047,6 +2049,7 @@ export type ProcessResolvers<ContextType = GraphQLContext, ParentType extends Re
   engine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   goal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   guardRounds?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  guardScratch?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   guards?: Resolver<ReadonlyArray<ResolversTypes['RuntimeGuard']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   locked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

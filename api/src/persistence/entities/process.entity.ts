@@ -91,6 +91,9 @@ export class ProcessEntity {
   @Column({ name: 'guard_rounds', type: 'jsonb', default: () => "'{}'" })
   guardRounds!: Record<string, number>;
 
+  @Column({ name: 'guard_scratch', type: 'jsonb', default: () => "'{}'" })
+  guardScratch!: Record<string, unknown>;
+
   @Column({ name: 'turn_requested_at', type: 'timestamptz', nullable: true })
   turnRequestedAt!: Date | null;
 

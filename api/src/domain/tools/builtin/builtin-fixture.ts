@@ -52,7 +52,7 @@ export function makeProcess(principal: Principal, projectId: string, over: Parti
     parentProcessId: null, status: 'IDLE', engine: 'arthur', recipeName: 'arthur', recipeSource: 'RESOURCE', connectionProfile: 'web', mode: 'NORMAL', title: null, goal: null,
     activeSkills: [], allowedSkillsOverride: null, locked: false, engineParams: {}, promptOverride: null, profileAppend: null,
     promptMode: 'APPEND', dataRelayCorrectionOverride: null, toolAdjustments: { add: [], remove: [], keep: [], dropFirst: [], defer: [] },
-    guards: [], recipeGuards: [], guardRounds: {}, openSkills: [], skillUses: {}, turnRequestedAt: null, createdAt: new Date('2026-01-01T00:00:00Z'), updatedAt: new Date('2026-01-01T00:00:00Z'),
+    guards: [], recipeGuards: [], guardRounds: {}, guardScratch: {}, openSkills: [], skillUses: {}, turnRequestedAt: null, createdAt: new Date('2026-01-01T00:00:00Z'), updatedAt: new Date('2026-01-01T00:00:00Z'),
     ...over,
   };
 }
