@@ -132,6 +132,20 @@ export function subscribeTurnEvents(urls: readonly string[], processIds: readonl
   return { subscribers, close: async () => void (await Promise.all(clients.map((c) => c.dispose()))) };
 }
 
+/** A diagnosis of a mismatch: does a fresh subscription on the same instance see the stored events? */
+async function freshLook(s: TurnEventSubscriber, stored: number): Promise<string> {
+  const client = createClient({ url: s.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` }, retryAttempts: 0, lazy: true });
+  try {
+    const fresh = collect<{ turnEvents: { id: string } }>(client, `subscription E($id: ID!) { turnEvents(processId: $id) { id } }`, { id: s.processId });
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && fresh.events.length < stored && !fresh.error) await pause(100);
+    const last = s.sub.events.at(-1)?.data?.turnEvents.id;
+    return `a fresh subscription there saw ${fresh.events.length} of ${stored}; the old one's last event ${last ?? 'none'}`;
+  } finally {
+    await client.dispose();
+  }
+}
+
 const seenIds = (s: TurnEventSubscriber) => s.sub.events.flatMap((e) => (e.data?.turnEvents ? [e.data.turnEvents.id] : []));
 const streamErrors = (s: TurnEventSubscriber) => s.sub.events.filter((e) => e.errors).map((e) => JSON.stringify(e.errors));
 
@@ -251,7 +265,7 @@ export async function checkMix(control: pg.Client, mix: MixLog, subscribers: rea
   await pause(500); // anything beyond the stored events (a duplicate) has a moment to arrive
   const described = new Map((await q<{ id: string; type: string; status: string }>(
     `SELECT e.id::text AS id, e.type, t.status FROM turn_events e JOIN turns t ON t.id = e.turn_id WHERE e.process_id = ANY($1::uuid[])`, [options.processIds])).map((r) => [r.id, `${r.id} ${r.type} of a ${r.status} turn`]));
-  const subscriberMismatches = subscribers.flatMap((s) => {
+  const subscriberMismatches = (await Promise.all(subscribers.map(async (s) => {
     const expected = events.get(s.processId)!;
     const seen = seenIds(s).map(String);
     const missing = expected.filter((id) => !seen.includes(id));
@@ -260,8 +274,8 @@ export async function checkMix(control: pg.Client, mix: MixLog, subscribers: rea
     const outOfOrder = seen.some((id, i) => i > 0 && BigInt(id) <= BigInt(seen[i - 1]!));
     // Each stored event once, in order, nothing else: the same list, whatever its text looks like.
     if (missing.length + duplicated.length + extra.length === 0 && !outOfOrder && !s.sub.error && streamErrors(s).length === 0) return [];
-    return [`subscriber on ${s.url} for ${s.processId}: ${seen.length} seen, ${expected.length} stored; missing [${missing.map((id) => described.get(id)).join(', ')}]; twice [${duplicated.join(', ')}]; not stored [${extra.join(', ')}]; out of order: ${outOfOrder}${s.sub.error ? `; error ${String(s.sub.error)}` : ''}${streamErrors(s).join('; ')}`];
-  });
+    return [`subscriber on ${s.url} for ${s.processId}: ${seen.length} seen, ${expected.length} stored; missing [${missing.map((id) => described.get(id)).join(', ')}]; twice [${duplicated.join(', ')}]; not stored [${extra.join(', ')}]; out of order: ${outOfOrder}${s.sub.error ? `; error ${String(s.sub.error)}` : ''}${streamErrors(s).join('; ')}; ${await freshLook(s, expected.length)}`];
+  }))).flat();
   return { counts, lostPuts, appliedFailedPuts, lostSends, appliedFailedSends, notAnsweredOnce, overlappingTurns, subscriberMismatches, settleMs };
 }
 
