@@ -4,6 +4,8 @@
  * either by closing each at once (`close`) or by not listening at all (`refuse`: ECONNREFUSED) —
  * then accepts again on the same port. `loseNextReply()` lets the database answer the next statement
  * and drops that answer with its connection: the write committed, its client hears only the loss.
+ * `hold()` keeps what the database sends in the proxy until `release()` (a slow network: a NOTIFY
+ * that is on its way).
  */
 import net from 'node:net';
 
@@ -18,6 +20,9 @@ export interface PgProxy {
   outage(ms: number, mode: OutageMode): Promise<void>;
   /** The next bytes the database sends (on any connection) are dropped, and their connection with them. */
   loseNextReply(): void;
+  /** Until release(), what the database sends waits in the proxy (in order). */
+  hold(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -27,6 +32,7 @@ export async function startPgProxy(target: string): Promise<PgProxy> {
   const stats = { passed: 0, dropped: 0, turnedAway: 0 };
   let down = false;
   let loseReply = false;
+  let held: Array<() => void> | null = null;
   const server = net.createServer((client) => {
     if (down) {
       stats.turnedAway++;
@@ -50,10 +56,14 @@ export async function startPgProxy(target: string): Promise<PgProxy> {
         stats.dropped++;
         return void database.destroy();
       }
-      if (!client.write(chunk)) {
-        database.pause();
-        client.once('drain', () => database.resume());
-      }
+      const forward = () => {
+        if (!client.write(chunk)) {
+          database.pause();
+          client.once('drain', () => database.resume());
+        }
+      };
+      if (held) held.push(forward);
+      else forward();
     });
   });
   const listen = (port: number) => new Promise<number>((resolve, reject) => {
@@ -86,6 +96,14 @@ export async function startPgProxy(target: string): Promise<PgProxy> {
     },
     loseNextReply() {
       loseReply = true;
+    },
+    hold() {
+      held ??= [];
+    },
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const forward of waiting) forward();
     },
     async close() {
       dropAll();

@@ -11,7 +11,7 @@ const TABLES = [
   'api_tokens', 'client_tool_calls', 'document_versions', 'documents', 'lane_leases', 'messages', 'process_events', 'process_inbox', 'processes', 'project_members', 'projects',
   'sessions', 'settings', 'tenants', 'turn_events', 'turns', 'users',
 ];
-const MIGRATION_NAMES = ['Init1764500000000', 'Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000', 'ProcessMode1765200000000', 'ProcessTitleGoal1765300000000'];
+const MIGRATION_NAMES = ['Init1764500000000', 'Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000', 'ProcessMode1765200000000', 'ProcessTitleGoal1765300000000', 'GuardScratch1765400000000'];
 
 const tablesOf = async (db: Database): Promise<string[]> =>
   (

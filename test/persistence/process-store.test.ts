@@ -436,14 +436,14 @@ describe.each(testDatabases())('the Processes migration ($name)', (driver) => {
   it('reverses cleanly with down and applies again', async () => {
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     expect(await usersKey()).toBe(1);
-    // ProcessTitleGoal, ProcessMode, CommittedEvents, LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
-    for (let i = 0; i < 7; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+    // GuardScratch, ProcessTitleGoal, ProcessMode, CommittedEvents, LaneLeases, Activation, Sandbox and Turns sit on top of Processes.
+    for (let i = 0; i < 8; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
     await db.dataSource.undoLastMigration({ transaction: 'all' });
     expect(await tables()).toEqual([]);
     expect(await usersKey()).toBe(0);
     expect((await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name))
-      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000', 'ProcessMode1765200000000', 'ProcessTitleGoal1765300000000']);
+      .toEqual(['Processes1764600000000', 'Turns1764700000000', 'Sandbox1764800000000', 'Activation1764900000000', 'LaneLeases1765000000000', 'CommittedEvents1765100000000', 'ProcessMode1765200000000', 'ProcessTitleGoal1765300000000', 'GuardScratch1765400000000']);
     expect(await tables()).toEqual(['messages', 'process_inbox', 'processes', 'sessions']);
   });
 });

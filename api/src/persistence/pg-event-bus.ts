@@ -10,7 +10,9 @@
  *
  * Local subscribers are called during publish() (a write's own instance sees the invalidation
  * before the write returns); the NOTIFY echo of our own events is recognised by `origin` and
- * skipped. Every subscriber gets the JSON round-trip of the payload, the same on every instance.
+ * skipped — except for `ordered` subscribers (event streams), which take this instance's events
+ * from their echo, in the commit order of all instances, and not during publish. Every subscriber
+ * gets the JSON round-trip of the payload, the same on every instance.
  *
  * NOTIFY goes out on a connection of its own (`vance-notify`, one, so an instance's events keep
  * their order), not on the LISTEN one (issue 14): while LISTEN reconnects, publishing still reaches
@@ -72,6 +74,8 @@ export class PgEventBus implements EventBus, CommitNotifier {
   private readonly handlers = new Map<string, Set<Handler>>();
   /** Handlers that take this instance's own events only (subscribe's `localOnly`). */
   private readonly localOnly = new WeakSet<Handler>();
+  /** Handlers that take every event in commit order (subscribe's `ordered`): own events from their echo. */
+  private readonly ordered = new WeakSet<Handler>();
   private readonly gapHandlers = new Set<() => void>();
   readonly origin = randomUUID();
   private client: pg.Client | null = null;
@@ -133,6 +137,7 @@ export class PgEventBus implements EventBus, CommitNotifier {
     // A wrapper of its own per subscription: one function may be subscribed twice, once local only.
     const h: Handler = (payload) => handler(payload as T);
     if (options.localOnly) this.localOnly.add(h);
+    if (options.ordered && !options.localOnly) this.ordered.add(h);
     set.add(h);
     return () => {
       set.delete(h);
@@ -212,12 +217,18 @@ export class PgEventBus implements EventBus, CommitNotifier {
       this.logger.warn({ err, channel: this.channel }, 'ignored a NOTIFY payload that is not JSON');
       return;
     }
-    if (envelope.o !== this.origin && typeof envelope.t === 'string') this.deliver(envelope, true);
+    if (typeof envelope.t === 'string') this.deliver(envelope, envelope.o === this.origin ? 'echo' : 'remote');
   }
 
-  private deliver(envelope: Envelope, remote = false): void {
+  /**
+   * `local`: during publish / after this instance's commit; `echo`: our own event back from the
+   * database; `remote`: another instance's. Ordered handlers take remote and echo (own events
+   * locally only while the echo cannot come); the others local and remote.
+   */
+  private deliver(envelope: Envelope, via: 'local' | 'echo' | 'remote' = 'local'): void {
     for (const handler of [...(this.handlers.get(envelope.t) ?? [])]) {
-      if (remote && this.localOnly.has(handler)) continue;
+      if (this.ordered.has(handler) ? via === 'local' && this.client !== null : via === 'echo') continue;
+      if (via === 'remote' && this.localOnly.has(handler)) continue;
       try {
         handler(envelope.p);
       } catch (err) {

@@ -7,6 +7,15 @@ export type Unsubscribe = () => void;
 export interface SubscribeOptions {
   /** Only events published on this instance (the turn runner: a turn requested elsewhere is run there). */
   readonly localOnly?: boolean;
+  /**
+   * Every event in the order the database committed it, across instances: this instance's own
+   * events arrive with the others' (through the database, as their echo), not ahead of them. A
+   * stream of stored events needs this: when a process's lane moves to this instance, its first own
+   * event was delivered at once while the other instance's last event was still on its way, and the
+   * stream, which keeps ids increasing, dropped that one (fault suite, CI stop 29: a TurnFinished).
+   * While the bus does not hear the others (`hearsOthers()` false), own events come at once.
+   */
+  readonly ordered?: boolean;
 }
 
 export interface EventBus {

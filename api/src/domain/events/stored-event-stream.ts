@@ -47,6 +47,7 @@ export function storedEventStream<Envelope, Event extends { readonly id: string 
       }
     }
   };
+  // Ordered: this instance's own events come in commit order with the others' (event-bus.ts).
   stream.onClose(bus.subscribe<Envelope>(source.topic, (envelope) => {
     if (!source.matches(envelope)) return;
     // While the bus does not hear the other instances, a live event is this instance's own: taken
@@ -58,7 +59,7 @@ export function storedEventStream<Envelope, Event extends { readonly id: string 
       const event = await source.complete(envelope);
       if (event) deliver(event);
     }));
-  }));
+  }, { ordered: true }));
   const readBacklog = (): void => {
     chain = chain.then(() => retried(async () => {
       if (stream.closed) return;

@@ -8,11 +8,12 @@ import { testDatabases } from '../support/databases';
 import { createPlainProcess } from '../support/process-fixture';
 import { startPgProxy, type PgProxy } from './pg-proxy';
 
-// CI, stop 29 (refuse-connections, PostgreSQL): a turnEvents subscriber missed the TurnFinished of
-// a FINISHED turn. The final write had committed and NOTIFYed, its reply was lost with the
-// connection; the other instances heard the NOTIFY, the writing instance skips its own echo and
-// delivers locally only after a write that answered. Here the database answers the write and the
-// proxy drops the answer: the subscriber on the writing instance must still get the event.
+// CI, stop 29 (refuse-connections, PostgreSQL): a turnEvents subscriber missed a TurnFinished. Two
+// ways an instance's own events could hide another's, each caused here:
+// - a write committed and NOTIFYed, its reply lost with the connection: the writing instance skips
+//   its own echo and delivered locally only after a write that answered;
+// - a lane that moved here: this instance's first event was delivered at once while the other
+//   instance's last one was still on its way, and the stream (ids only increase) dropped it.
 
 const postgres = testDatabases().find((d) => d.name === 'postgres');
 
@@ -20,7 +21,10 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
   let direct: Database;
   let viaProxy: Database;
   let proxy: PgProxy;
+  let slowListen: PgProxy;
   let bus: PgEventBus;
+  let here: PgEventBus;
+  let there: PgEventBus;
   let tenantId: string;
   let target: Process;
   let writer: TypeOrmTurnStore;
@@ -32,7 +36,13 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
     const url = process.env.TEST_DATABASE_URL!;
     proxy = await startPgProxy(url);
     viaProxy = await openDatabase({ databaseUrl: proxy.url, schema: direct.schema!, poolSize: 5 });
-    bus = await PgEventBus.connect(url, `lost_${randomBytes(4).toString('hex')}`, { logger: { info: () => {}, warn: () => {} }, reconnectDelayMs: 200 });
+    const quiet = { logger: { info: () => {}, warn: () => {} }, reconnectDelayMs: 200 };
+    bus = await PgEventBus.connect(url, `lost_${randomBytes(4).toString('hex')}`, quiet);
+    // Two instances on one namespace; `here` hears the database through a network that can be slow.
+    slowListen = await startPgProxy(url);
+    const namespace = `order_${randomBytes(4).toString('hex')}`;
+    here = await PgEventBus.connect(slowListen.url, namespace, quiet);
+    there = await PgEventBus.connect(url, namespace, quiet);
     const identity = new TypeOrmIdentityStore(direct.dataSource);
     tenantId = (await identity.createTenant('acme')).tenant.id;
     const alice = (await identity.createUser({ tenantId, login: 'alice', role: 'MEMBER', tokenHash: 'h-alice' })).user.id;
@@ -45,6 +55,9 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
   });
   afterAll(async () => {
     await bus?.close();
+    await here?.close();
+    await there?.close();
+    await slowListen?.close();
     await viaProxy?.close();
     await proxy?.close();
     await direct?.close();
@@ -83,6 +96,32 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
       expect(seen.map((e) => e.id)).toEqual(stored.map((e) => e.id));
       expect(end.id).toBe(stored.at(-1)!.id);
     } finally {
+      await stream.return?.();
+    }
+  });
+
+  it("delivers another instance's event that is still on its way before this instance's next one", async () => {
+    await queue.queue(tenantId, target.id, [{ sender: 'USER', senderName: 'alice', content: 'lane moves' }]);
+    const begun = (await reader.beginTurn(tenantId, target.id, 'ford'))!;
+    const onThere = new TypeOrmTurnStore(direct.dataSource, there);
+    const onHere = new TypeOrmTurnStore(direct.dataSource, here);
+    const after = (await reader.listEvents(tenantId, target.id, null)).at(-1)?.id ?? null;
+    const stream = turnEventStream(here, reader, target, after);
+    const seen: TurnEvent[] = [];
+    try {
+      // The stream is live (its backlog read is behind it) once it delivered a first event.
+      const [first] = await onThere.appendEvents(tenantId, target.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: 'first' } }]);
+      expect((await until(stream, 'TextDelta', seen)).id).toBe(first!.id);
+      slowListen.hold();
+      // The other instance's last event: committed, its NOTIFY held on the way here.
+      const [theirs] = await onThere.appendEvents(tenantId, target.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: 'theirs' } }]);
+      // The lane moved here: this instance writes the next event.
+      const [ours] = await onHere.appendEvents(tenantId, target.id, begun.turn.id, [{ type: 'TurnFinished', payload: {} }]);
+      slowListen.release();
+      await until(stream, 'TurnFinished', seen);
+      expect(seen.map((e) => e.id)).toEqual([first!.id, theirs!.id, ours!.id]);
+    } finally {
+      slowListen.release();
       await stream.return?.();
     }
   });
