@@ -1,0 +1,87 @@
+import { DomainError } from '../errors';
+import type { Principal } from '../identity/principal';
+import {
+  CommandDeniedError, commandContextOf, normalizeCommandText, parseEngineCommand, shortenCommand, type CommandDispatcher, type EngineCommand,
+} from './commands';
+import { markPrivate, patchWithinView, processView } from './owner-view';
+import type { Process } from './process';
+import type { ProcessEvent } from './process-event';
+import type { ProcessService } from './process-service';
+import type { CommandGateFactory } from './skill-activation-service';
+
+/** What one engine command run directly did (the engineCommand mutation). */
+export interface EngineCommandOutcome {
+  /** False only when the handler broke (not a refusal: those are typed errors); `detail` is then its message. */
+  readonly ok: boolean;
+  /** The command as run: CRLF → LF, trimmed, with its `//` if it had one. */
+  readonly command: string;
+  readonly verb: string;
+  /** The handler's answer (`guard list`: the listing), or the error message when !ok. */
+  readonly detail: string;
+  readonly process: Process;
+}
+
+/**
+ * One engine command typed by a person (seed 000 §2a: the `//` surface, `//guard status`), run on the
+ * process's lane through the same dispatcher and the same `command` guards as a skill's `activate:`
+ * steps — with no skill and no phase. Whoever may steer the process may run one; a non-owner acts
+ * within its view (owner-view.ts): the owner's USER-layer recipe guards are neither listed nor
+ * touched. Every command leaves one event: COMMAND_RAN with its patch, in one write, or COMMAND_FAILED
+ * — a malformed, unknown, refused or failing command then is a typed error and changes nothing else.
+ */
+export class EngineCommandService {
+  constructor(private readonly deps: {
+    readonly processes: ProcessService;
+    readonly commands: CommandDispatcher;
+    readonly commandGate?: CommandGateFactory;
+  }) {}
+
+  run(principal: Principal, processId: string, line: string): Promise<EngineCommandOutcome> {
+    const { processes } = this.deps;
+    return processes.onLane(principal, processId, async (process) => {
+      let parsed: EngineCommand | null = null;
+      try {
+        parsed = parseEngineCommand(line);
+        const current = await this.gate(principal, process, parsed);
+        const view = processView(principal, current);
+        const canReadProject = (name: string) => processes.canReadProject(principal, name);
+        const effect = await this.deps.commands.dispatch(parsed, commandContextOf(view, principal.user.login, canReadProject));
+        const event: ProcessEvent = { type: 'COMMAND_RAN', ...step(parsed.text), detail: effect.detail };
+        const changed = Object.keys(effect.patch).length > 0;
+        const updated = await processes.deps.store.update(current.tenantId, current.id, patchWithinView(principal, () => (changed ? effect.patch : null)), markPrivate([event], effect.private === true));
+        return { ok: true, command: parsed.text, verb: parsed.verb, detail: effect.detail, process: updated };
+      } catch (error) {
+        const text = normalizeCommandText(line);
+        const failed: ProcessEvent = {
+          type: 'COMMAND_FAILED', ...step(text), verb: parsed?.verb ?? '',
+          error: error instanceof Error ? error.message : String(error), code: error instanceof DomainError ? error.code : 'COMMAND_FAILED',
+        };
+        const after = await processes.deps.store.update(process.tenantId, process.id, () => null, [failed]);
+        // A refusal is the caller's to read as a typed error; a broken handler is reported like a failed step.
+        if (error instanceof DomainError) throw error;
+        return { ok: false, command: text, verb: parsed?.verb ?? '', detail: failed.error, process: after };
+      }
+    });
+  }
+
+  /** The `command` guards see the command first (seed 004 §1); returns the process after their scratch was stored. */
+  private async gate(principal: Principal, process: Process, command: EngineCommand): Promise<Process> {
+    const { processes } = this.deps;
+    const gate = this.deps.commandGate?.({ principal, process, scope: await processes.scopeFor(principal, process) });
+    if (!gate) return process;
+    const refused = await gate({ command, skill: null, phase: null });
+    if (refused !== null) throw new CommandDeniedError(refused);
+    return (await processes.deps.store.findProcess(process.tenantId, process.id)) ?? process;
+  }
+}
+
+/** The event fields of a direct command: no skill, no phase, no index; the command in full. */
+function step(text: string): { command: string; verb: string; skill: null; phase: null; text: string; args: string | null } {
+  let parsed: EngineCommand | null = null;
+  try {
+    parsed = parseEngineCommand(text);
+  } catch {
+    // A malformed command is reported with an empty verb and no args (as a failed step is).
+  }
+  return { command: shortenCommand(text), verb: parsed?.verb ?? '', skill: null, phase: null, text, args: parsed?.rest ?? null };
+}
