@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
-import { collect, type GraphQLResult } from './harness';
-import { ADMIN_TOKEN } from './harness';
-import { EVENTS, PUT, SEND, SPAWN, openSandbox, type Ev, type Started } from './sandbox-fixture';
+import { ADMIN_TOKEN, collect, type GraphQLResult } from './harness';
+import { ACTIVATE, EVENTS, PUT, SEND, SPAWN, openSandbox, type Ev, type Started } from './sandbox-fixture';
 
 /**
  * The engine command family over GraphQL (issue 16; seed 000 §2a, seed 004 §6d): `guard list`,
@@ -198,6 +197,19 @@ describe.each(testDatabases())('engine commands over GraphQL ($name)', (driver) 
     expect((await stateOf(id, mia)).guards).toEqual([]);
     // A malformed project name is bad input, not a lookup.
     expect(errorOf(await command(id, '//guard script //_tenant/_vance/guards/x.js', mia))).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'INVALID_COMMAND' });
+  });
+
+  it("a skill's activate: step with another project's path: saved as written, checked against the one who activates it", async () => {
+    const skill = '---\ntitle: shared-guard\ndescription: Installs the shared guard\nversion: "1.0.0"\nactivate:\n  - guard script //tools/_vance/guards/shared.js\n---\nShared.\n';
+    const saved = await s.gql(PUT, { layer: 'VANCE', path: '_vance/skills/shared-guard/SKILL.md', content: skill });
+    expect(saved.errors).toBeUndefined();
+    const mine = await spawn('scripted', 'mia-skill', mia);
+    const refused = await s.gql(ACTIVATE, { id: mine, name: 'shared-guard' }, mia);
+    expect(errorOf(refused)).toMatchObject({ domainCode: 'ACTIVATION_COMMAND_FAILED', message: expect.stringContaining("Project 'tools' not found") });
+    expect((await stateOf(mine, mia)).guards).toEqual([]);
+    const admins = await spawn('scripted', 'admin-skill');
+    expect((await s.gql(ACTIVATE, { id: admins, name: 'shared-guard' })).errors).toBeUndefined();
+    expect((await stateOf(admins)).guards).toEqual([{ kind: 'SCRIPT', path: '//tools/_vance/guards/shared.js', installedBy: 'admin' }]);
   });
 
   it('a project that becomes unreadable to the owner later: its guard fails as MISSING (fail-open), like a missing script', async () => {

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors';
 import type { Principal } from '../identity/principal';
 import {
-  CommandDeniedError, commandContextOf, normalizeCommandText, parseEngineCommand, shortenCommand, type CommandDispatcher, type EngineCommand,
+  CommandDeniedError, commandContextOf, normalizeCommandText, parseEngineCommand, shortenCommand, type CommandDispatcher, type CommandEffect, type EngineCommand,
 } from './commands';
 import { markPrivate, patchWithinView, processView } from './owner-view';
 import type { Process } from './process';
@@ -39,27 +39,32 @@ export class EngineCommandService {
   run(principal: Principal, processId: string, line: string): Promise<EngineCommandOutcome> {
     const { processes } = this.deps;
     return processes.onLane(principal, processId, async (process) => {
-      let parsed: EngineCommand | null = null;
+      const text = normalizeCommandText(line);
+      const fail = (error: Error, code: string) => processes.deps.store.update(process.tenantId, process.id, () => null, [
+        { type: 'COMMAND_FAILED', ...step(text), error: error.message, code },
+      ]);
       try {
-        parsed = parseEngineCommand(line);
+        const parsed = parseEngineCommand(line);
         const current = await this.gate(principal, process, parsed);
-        const view = processView(principal, current);
         const canReadProject = (name: string) => processes.canReadProject(principal, name);
-        const effect = await this.deps.commands.dispatch(parsed, commandContextOf(view, principal.user.login, canReadProject));
-        const event: ProcessEvent = { type: 'COMMAND_RAN', ...step(parsed.text), detail: effect.detail };
-        const changed = Object.keys(effect.patch).length > 0;
-        const updated = await processes.deps.store.update(current.tenantId, current.id, patchWithinView(principal, () => (changed ? effect.patch : null)), markPrivate([event], effect.private === true));
-        return { ok: true, command: parsed.text, verb: parsed.verb, detail: effect.detail, process: updated };
+        const context = commandContextOf(processView(principal, current), principal.user.login, canReadProject);
+        let effect: CommandEffect;
+        try {
+          effect = await this.deps.commands.dispatch(parsed, context);
+        } catch (error) {
+          if (error instanceof DomainError) throw error;
+          // A handler that broke is reported as a failed step is (command-sequence.ts), not as the caller's mistake.
+          const broken = error instanceof Error ? error : new Error(String(error));
+          return { ok: false, command: text, verb: parsed.verb, detail: broken.message, process: await fail(broken, 'COMMAND_FAILED') };
+        }
+        const event: ProcessEvent = { type: 'COMMAND_RAN', ...step(text), detail: effect.detail };
+        const patch = Object.keys(effect.patch).length > 0 ? effect.patch : null;
+        const updated = await processes.deps.store.update(current.tenantId, current.id, patchWithinView(principal, () => patch), markPrivate([event], effect.private === true));
+        return { ok: true, command: text, verb: parsed.verb, detail: effect.detail, process: updated };
       } catch (error) {
-        const text = normalizeCommandText(line);
-        const failed: ProcessEvent = {
-          type: 'COMMAND_FAILED', ...step(text), verb: parsed?.verb ?? '',
-          error: error instanceof Error ? error.message : String(error), code: error instanceof DomainError ? error.code : 'COMMAND_FAILED',
-        };
-        const after = await processes.deps.store.update(process.tenantId, process.id, () => null, [failed]);
-        // A refusal is the caller's to read as a typed error; a broken handler is reported like a failed step.
-        if (error instanceof DomainError) throw error;
-        return { ok: false, command: text, verb: parsed?.verb ?? '', detail: failed.error, process: after };
+        // A refusal (malformed, unknown, denied, wrong arguments, unreadable project) is recorded, then answered as a typed error.
+        if (error instanceof DomainError) await fail(error, error.code);
+        throw error;
       }
     });
   }
