@@ -411,7 +411,7 @@ export type Mutation = {
   /** Soft delete (history is kept); the next lookup falls through to the next outer layer. False if nothing was there. */
   readonly deleteDocument: Scalars['Boolean']['output'];
   /**
-   * Runs one engine command on the process (seed 000 §2a, the `//` notation; the leading `//` is
+   * Runs one engine command on the process (the `//` notation of the chat surface; the leading `//` is
    * optional): `guard script <path.js>` (`//<project>/<path.js>` names another project the caller may
    * read), `guard inline <js>`, `guard clear`, `guard list`, `guard status`. Whoever may steer the
    * process may run one; the `command` guards see it first. It leaves a CommandRanEvent (skill and
