@@ -139,6 +139,8 @@ describe.each(testDatabases())('engine commands over GraphQL ($name)', (driver) 
     expect(errorOf(await command(id, '//guard script _vance/guards/x.ts'))).toMatchObject({ domainCode: 'INVALID_COMMAND', message: expect.stringContaining('needs a .js document') });
     expect(errorOf(await command(id, '//guard list everything'))).toMatchObject({ domainCode: 'INVALID_COMMAND', message: "'guard list' takes no arguments, got 'everything'" });
     expect(errorOf(await command(id, '   '))).toMatchObject({ domainCode: 'INVALID_COMMAND' });
+    // Too long to read at all: refused before anything is recorded.
+    expect(errorOf(await command(id, `//guard inline ${'x'.repeat(80_000)}`))).toMatchObject({ domainCode: 'INVALID_COMMAND', message: expect.stringMatching(/^A command may hold at most \d+ characters/) });
     expect(await stateOf(id)).toEqual(before);
     const failed = (await storedEvents(id, (e) => e.type === 'COMMAND_FAILED' && e.text === '')).filter((e) => e.type === 'COMMAND_FAILED');
     expect(failed.map((e) => [e.verb, e.code, e.skill, e.phase])).toEqual([

@@ -1,13 +1,16 @@
 import { DomainError } from '../errors';
 import type { Principal } from '../identity/principal';
 import {
-  CommandDeniedError, commandContextOf, normalizeCommandText, parseEngineCommand, shortenCommand, type CommandDispatcher, type CommandEffect, type EngineCommand,
+  CommandDeniedError, commandContextOf, EngineCommandError, MAX_INLINE_GUARD_BYTES, normalizeCommandText, parseEngineCommand, shortenCommand, type CommandDispatcher, type CommandEffect, type EngineCommand,
 } from './commands';
 import { markPrivate, patchWithinView, processView } from './owner-view';
 import type { Process } from './process';
 import type { ProcessEvent } from './process-event';
 import type { ProcessService } from './process-service';
 import type { CommandGateFactory } from './skill-activation-service';
+
+/** The longest command engineCommand reads: an inline guard body at its cap, and room for the words before it. */
+export const MAX_COMMAND_CHARS = MAX_INLINE_GUARD_BYTES + 4096;
 
 /** What one engine command run directly did (the engineCommand mutation). */
 export interface EngineCommandOutcome {
@@ -38,6 +41,10 @@ export class EngineCommandService {
 
   run(principal: Principal, processId: string, line: string): Promise<EngineCommandOutcome> {
     const { processes } = this.deps;
+    // Before anything reads or records it (the longest useful command is an inline guard at its cap).
+    if (line.length > MAX_COMMAND_CHARS) {
+      throw new EngineCommandError('INVALID_COMMAND', `A command may hold at most ${MAX_COMMAND_CHARS} characters; this one has ${line.length}`, shortenCommand(line));
+    }
     return processes.onLane(principal, processId, async (process) => {
       const text = normalizeCommandText(line);
       const fail = (error: Error, code: string) => processes.deps.store.update(process.tenantId, process.id, () => null, [
