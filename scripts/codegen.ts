@@ -64,6 +64,7 @@ const resolverTypesConfig = {
       SkillClear: '../../domain/processes/skill-activation-service#ClearResult',
       SkillListEntry: '../../domain/processes/skill-activation-service#SkillListing',
       SkillCommandResult: '../../domain/processes/skill-activation-service#SkillCommandResult as SkillCommandResultEntity',
+      EngineCommandResult: '../../domain/processes/engine-command-service#EngineCommandOutcome',
       ProcessEvent: '../models#ProcessEventModel',
       ProcessSpawnedEvent: '../models#ProcessEventModel',
       SkillActivatedEvent: '../models#ProcessEventModel',

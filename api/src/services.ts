@@ -21,7 +21,9 @@ import { ProcessLane } from './domain/processes/process-lane';
 import { ProcessService } from './domain/processes/process-service';
 import { ProcessSpawner } from './domain/processes/process-spawner';
 import type { LaneLock, ProcessStore } from './domain/processes/process-store';
-import { SkillActivationService, type TriggerHook } from './domain/processes/skill-activation-service';
+import { SkillActivationService, type CommandGateFactory, type TriggerHook } from './domain/processes/skill-activation-service';
+import { EngineCommandService } from './domain/processes/engine-command-service';
+import { NotFoundError } from './domain/errors';
 import { SkillSteer } from './domain/processes/skill-steer';
 import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
@@ -62,6 +64,8 @@ export interface Services {
   readonly tools: ToolCatalog;
   readonly processes: ProcessService;
   readonly activation: SkillActivationService;
+  /** engineCommand: one `//` engine command on a process. */
+  readonly engineCommands: EngineCommandService;
   readonly turns: TurnService;
   readonly turnRunner: TurnRunner;
   readonly clientTools: ClientToolService;
@@ -180,7 +184,18 @@ export function createServices(adapters: ServiceAdapters): Services {
   const cpuTimeoutMs = adapters.scriptCpuTimeoutMs;
   const guards = new GuardRunner({
     runner, workspace, cpuTimeoutMs,
-    documents: { lookup: async (scope, path) => (await cascade.lookupCascade(scope, path))?.document ?? null },
+    documents: {
+      lookup: async (scope, path) => (await cascade.lookupCascade(scope, path))?.document ?? null,
+      // `//project/path` (issue 16): that project's cascade as the process's owner sees it; unreadable reads as missing.
+      lookupIn: async (owner, project, path) => {
+        const principal = await identity.principalOfUser(owner.tenantId, owner.userId);
+        const scope = await targets.scope(principal, project).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        });
+        return scope ? (await cascade.lookupCascade(scope, path))?.document ?? null : null;
+      },
+    },
     llm: new RecipeLlmJsonCaller({ resolver: recipeResolver, settings, provider: adapters.modelProvider }),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
     // On the process's lane (a turn, a steering request): merged into the row as it is now, guard by guard.
@@ -189,40 +204,45 @@ export function createServices(adapters: ServiceAdapters): Services {
       ...(state.scratch ? { guardScratch: Object.entries(state.scratch).reduce((all, [key, value]) => withGuardScratch(all, key, value), current.guardScratch) } : {}),
     })),
   });
+  // `command` guards at dispatch (seed 004 §1): before each activate:/deactivate: step and each command run
+  // directly (engineCommand), outside a turn — no turn events, no tools; a refusal or a guard that cannot run
+  // refuses the command (fail-closed).
+  const commandGate: CommandGateFactory = ({ principal, process, scope }) => {
+    if (!activeGuards(process).some((g) => runsAt(g.trigger, 'command'))) return undefined;
+    // The steps of one request in order: each guard run sees the scratch the one before it left.
+    let current = process;
+    return async ({ command, skill, phase }) => {
+      const acting = principal ?? await identity.principalOfUser(process.tenantId, process.userId);
+      // A step of a skill from the owner's USER layer is private, and so is what its guards decided (owner-view.ts).
+      const isPrivate = skill !== null && scope.userProjectId !== null && (await skills.inspect(scope, skill).catch(() => null))?.source === 'USER';
+      // Outside a turn, a guard's run is a process event (processEvents) instead of a GuardRan turn event.
+      const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
+        if (type !== 'GuardRan') return;
+        const failed = payload.failed as { kind: string; message: string } | undefined;
+        await processes.deps.events.emit(process, {
+          type: 'GUARD_RAN', guard: String(payload.guard), point: 'command', continued: false, skipped: null,
+          failed: failed ? { kind: failed.kind, message: failed.message } : null,
+          command: command.text, denied: typeof payload.denied === 'string' ? payload.denied : null,
+          ...(isPrivate ? { private: true } : {}),
+        });
+      };
+      const checked = await guards.check({ point: 'command', process: current, scope, principal: acting, task: command.text, output: '', emit }, {
+        text: command.text, verb: command.verb, args: command.rest, skill, phase,
+      });
+      current = checked.process;
+      return checked.refusal;
+    };
+  };
+  const commands = createEngineCommandDispatcher();
   const activation = new SkillActivationService({
     processes,
     skills,
-    steer: new SkillSteer({ skills, templates, commands: createEngineCommandDispatcher() }),
+    steer: new SkillSteer({ skills, templates, commands }),
     triggers: adapters.triggers ?? createTriggerHook({ skillSets, indexes: turnCaches.indexes }),
-    // `command` guards at dispatch (seed 004 §1): before each activate:/deactivate: step, outside a turn —
-    // no turn events, no tools; a refusal or a guard that cannot run refuses the step (fail-closed).
-    commandGate: ({ principal, process, scope }) => {
-      if (!activeGuards(process).some((g) => runsAt(g.trigger, 'command'))) return undefined;
-      // The steps of one request in order: each guard run sees the scratch the one before it left.
-      let current = process;
-      return async ({ command, skill, phase }) => {
-        const acting = principal ?? await identity.principalOfUser(process.tenantId, process.userId);
-        // A step of a skill from the owner's USER layer is private, and so is what its guards decided (owner-view.ts).
-        const isPrivate = scope.userProjectId !== null && (await skills.inspect(scope, skill).catch(() => null))?.source === 'USER';
-        // Outside a turn, a guard's run is a process event (processEvents) instead of a GuardRan turn event.
-        const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
-          if (type !== 'GuardRan') return;
-          const failed = payload.failed as { kind: string; message: string } | undefined;
-          await processes.deps.events.emit(process, {
-            type: 'GUARD_RAN', guard: String(payload.guard), point: 'command', continued: false, skipped: null,
-            failed: failed ? { kind: failed.kind, message: failed.message } : null,
-            command: command.text, denied: typeof payload.denied === 'string' ? payload.denied : null,
-            ...(isPrivate ? { private: true } : {}),
-          });
-        };
-        const checked = await guards.check({ point: 'command', process: current, scope, principal: acting, task: command.text, output: '', emit }, {
-          text: command.text, verb: command.verb, args: command.rest, skill, phase,
-        });
-        current = checked.process;
-        return checked.refusal;
-      };
-    },
+    commandGate,
   });
+  // The `//` surface (seed 000 §2a): one engine command typed by a person, through the same dispatcher and gate.
+  const engineCommands = new EngineCommandService({ processes, commands, commandGate });
   for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);
   const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
@@ -270,6 +290,6 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, engineCommands, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
   };
 }

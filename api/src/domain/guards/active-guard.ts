@@ -22,9 +22,13 @@ export interface ActiveGuard {
   readonly trigger: GuardTrigger;
   readonly maxRounds: number;
   readonly allowTools: boolean;
+  /** A recipe `guard:` entry (snapshotted at spawn), or a runtime guard a `guard` command installed. */
+  readonly origin: 'recipe' | 'runtime';
+  /** Runtime guards: who installed it (a login, `skill:<name>`); null for recipe guards. */
+  readonly installedBy: string | null;
 }
 
-export function activeGuards(process: Process): ActiveGuard[] {
+export function activeGuards(process: Pick<Process, 'recipeGuards' | 'guards'>): ActiveGuard[] {
   const recipe = process.recipeGuards.map((guard, index) => fromRecipe(guard, index));
   return [...recipe, ...process.guards.map(fromRuntime)];
 }
@@ -44,7 +48,7 @@ function fromRecipe(guard: RecipeGuard, index: number): ActiveGuard {
     key: `recipe:${index}`,
     label: guard.script.kind === 'PATH' ? guard.script.path : `inline guard #${index + 1} of the recipe`,
     script: guard.script, params: guard.params, trigger: guard.trigger,
-    maxRounds: guard.maxRounds ?? DEFAULT_MAX_ROUNDS, allowTools: guard.allowTools,
+    maxRounds: guard.maxRounds ?? DEFAULT_MAX_ROUNDS, allowTools: guard.allowTools, origin: 'recipe', installedBy: null,
   };
 }
 
@@ -53,7 +57,7 @@ function fromRuntime(guard: RuntimeGuard): ActiveGuard {
   return {
     key: guard.kind === 'SCRIPT' ? `runtime:${guard.path}` : `runtime:inline:${hash(guard.body)}`,
     label: guard.kind === 'SCRIPT' ? guard.path : 'inline runtime guard',
-    script, params: {}, trigger: 'stop', maxRounds: DEFAULT_MAX_ROUNDS, allowTools: false,
+    script, params: {}, trigger: 'stop', maxRounds: DEFAULT_MAX_ROUNDS, allowTools: false, origin: 'runtime', installedBy: guard.installedBy,
   };
 }
 

@@ -18,6 +18,7 @@ import { scriptContext } from '../scripts/script-context';
 import type { WorkspaceBinding } from '../scripts/workspace-binding';
 import type { ToolInvocationContext } from '../tools/server-tool';
 import { activeGuards, countsRounds, runsAt, type ActiveGuard, type GuardPoint } from './active-guard';
+import { splitGuardScriptPath } from './guard-script-path';
 import { EMPTY_SCRATCH, ScratchDraft, withGuardScratch, type GuardScratch, type GuardScratchMap } from './guard-scratch';
 import type { LlmJsonCaller } from './llm-json';
 
@@ -25,8 +26,16 @@ const MAX_PROMPT_CHARS = 20_000;
 
 export interface GuardRunnerDeps {
   readonly runner: ScriptRunner;
-  /** The effective document at a cascade path in the process's scope (guard scripts by path). */
-  readonly documents: { lookup(scope: CascadeScope, path: string): Promise<{ readonly content: string } | null> };
+  /**
+   * Guard scripts by path: `lookup`, the effective document in the process's scope; `lookupIn`, the
+   * effective document in another project of the process's tenant (`//project/path`) as the process's
+   * owner may read it — null when it is missing or the owner may not read that project (one answer
+   * for both). Without `lookupIn` such a guard is missing.
+   */
+  readonly documents: {
+    lookup(scope: CascadeScope, path: string): Promise<{ readonly content: string } | null>;
+    lookupIn?(owner: Pick<Process, 'tenantId' | 'userId'>, project: string, path: string): Promise<{ readonly content: string } | null>;
+  };
   readonly llm: LlmJsonCaller;
   readonly workspace: WorkspaceBinding;
   /** Wall-clock limit of one guard run (ms); it includes the judge's model call. Default 120 s. */
@@ -86,8 +95,9 @@ export interface GuardCommandInfo {
   readonly text: string;
   readonly verb: string;
   readonly args: string;
-  readonly skill: string;
-  readonly phase: 'activate' | 'deactivate';
+  /** The skill whose activate:/deactivate: list it is a step of; null (and phase null) for a command run directly (engineCommand). */
+  readonly skill: string | null;
+  readonly phase: 'activate' | 'deactivate' | null;
 }
 
 export class GuardRunner {
@@ -158,8 +168,7 @@ export class GuardRunner {
     const mine = input.process.guardScratch[guard.key] ?? EMPTY_SCRATCH;
     const drafts = { loop: new ScratchDraft('loop', mine.loop), session: new ScratchDraft('session', mine.session) };
     try {
-      const source = await this.source(guard, input.scope);
-      if (source === null) throw new GuardSourceError(`the guard script '${guard.label}' does not exist in this project`);
+      const source = await this.source(guard, input);
       await this.deps.runner.run({
         source, filename: guard.script.kind === 'PATH' ? guard.script.path : `${guard.label}.js`, mode: 'FUNCTION_BODY',
         timeoutMs: this.deps.timeoutMs ?? 120_000, cpuTimeoutMs: this.deps.cpuTimeoutMs,
@@ -186,9 +195,20 @@ export class GuardRunner {
     }
   }
 
-  private async source(guard: ActiveGuard, scope: CascadeScope): Promise<string | null> {
+  /** The guard's source; a GuardSourceError when there is none to read (MISSING). */
+  private async source(guard: ActiveGuard, input: GuardRunInput): Promise<string> {
     if (guard.script.kind === 'INLINE') return guard.script.body;
-    return (await this.deps.documents.lookup(scope, guard.script.path))?.content ?? null;
+    const { project, path } = splitGuardScriptPath(guard.script.path);
+    if (project === null) {
+      const found = await this.deps.documents.lookup(input.scope, path);
+      if (!found) throw new GuardSourceError(`the guard script '${guard.label}' does not exist in this project`);
+      return found.content;
+    }
+    // Another project, with the owner's rights (the process's, whoever installed it): a project the
+    // owner may not read reads as one without the script — the same message, no oracle.
+    const found = this.deps.documents.lookupIn ? await this.deps.documents.lookupIn(input.process, project, path) : null;
+    if (!found) throw new GuardSourceError(`the guard script '${path}' does not exist in project '${project}' (or the process's owner may not read it)`);
+    return found.content;
   }
 
   private bindings(

@@ -27,14 +27,15 @@ type ProcessEventBody =
 
 /**
  * One step of a skill's `activate:` / `deactivate:` list as its COMMAND_RAN / COMMAND_FAILED event
- * tells it. `command` is the short form (first line, 60 characters); `text`, `verb` and `args` are
- * the step in full. Events stored before issue 16 have only `command` and `verb`.
+ * tells it, or a command run directly (engineCommand: skill and phase null). `command` is the short
+ * form (first line, 60 characters); `text`, `verb` and `args` are the step in full. Events stored
+ * before issue 16 have only `command` and `verb`.
  */
 export interface CommandStep {
   readonly command: string;
   readonly verb: string;
-  readonly skill?: string;
-  readonly phase?: 'ACTIVATE' | 'DEACTIVATE';
+  readonly skill?: string | null;
+  readonly phase?: 'ACTIVATE' | 'DEACTIVATE' | null;
   /** 0-based, as `activate[i]` in the save diagnostics. */
   readonly index?: number;
   readonly text?: string;

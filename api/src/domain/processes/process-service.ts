@@ -115,6 +115,20 @@ export class ProcessService {
     return viewerScope(principal, process, await this.scopeOf(process));
   }
 
+  /**
+   * Whether `principal` may read the project `name` of its tenant (a member, an admin): what a
+   * `guard script //project/…` needs. An unknown and an unreadable project are both false.
+   */
+  async canReadProject(principal: Principal, name: string): Promise<boolean> {
+    try {
+      await this.deps.targets.scope(principal, name);
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
   /** Runs `job` on the process's lane with a fresh read; refuses closed processes. */
   onLane<T>(principal: Principal, processId: string, job: (process: Process) => Promise<T>): Promise<T> {
     return this.get(principal, processId).then((checked) =>

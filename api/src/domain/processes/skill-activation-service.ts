@@ -11,7 +11,7 @@ import { isOwner, markPrivate, OwnerOnlyTurnError, patchWithinView, processView 
 import { ActivationCommandFailedError, ProcessNotActiveError } from './errors';
 import { eachTrigger, previewTriggers, type TriggerHook, type TurnInput, type TurnMessage } from './pre-turn-triggers';
 import { parseSkillCommand } from './skill-command';
-import type { ActivationOrigin, SkillSteer, StepGate } from './skill-steer';
+import type { ActivationOrigin, SkillSteer, StepGate, StepOptions } from './skill-steer';
 
 export interface ActivationResult {
   readonly process: Process;
@@ -78,7 +78,7 @@ export class SkillActivationService {
       const scope = await processes.scopeFor(principal, process);
       // A non-owner clears only what it may see: the owner's private skills stay, unmentioned.
       const plan = await this.refusing(principal, process, scope, name ?? '*', () =>
-        this.deps.steer.planClear(processView(principal, process), scope, name, principal.user.login, `Explicit: ${via}.`, this.gate(principal, process, scope)));
+        this.deps.steer.planClear(processView(principal, process), scope, name, principal.user.login, `Explicit: ${via}.`, this.steps(principal, process, scope)));
       const updated = await processes.deps.store.update(process.tenantId, process.id, patchWithinView(principal, plan.patch), plan.events);
       return { process: updated, cleared: plan.cleared, kept: plan.kept };
     });
@@ -96,7 +96,7 @@ export class SkillActivationService {
     let current = process;
     const cleared: string[] = [];
     for (const name of oneShots) {
-      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'One-shot: cleared after the turn.', this.gate(null, current, scope));
+      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'One-shot: cleared after the turn.', this.steps(null, current, scope));
       current = await processes.deps.store.update(current.tenantId, current.id, plan.patch, plan.events);
       cleared.push(...plan.cleared);
     }
@@ -117,7 +117,7 @@ export class SkillActivationService {
     const scope = await this.deps.processes.scopeOf(process);
     let current = process;
     for (const name of own) {
-      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'The turn that activated it failed: its retry activates it again.', this.gate(null, current, scope));
+      const plan = await this.deps.steer.planClear(current, scope, name, '_turn', 'The turn that activated it failed: its retry activates it again.', this.steps(null, current, scope));
       current = await this.deps.processes.deps.store.update(current.tenantId, current.id, plan.patch, plan.events);
     }
     return current;
@@ -228,7 +228,7 @@ export class SkillActivationService {
     const { processes } = this.deps;
     const scope = await processes.scopeFor(principal, process);
     const plan = await this.refusing(principal, process, scope, name, async () => {
-      const planned = await this.deps.steer.planActivation(processView(principal, process), scope, { name, args, once, origin, actor: principal.user.login }, this.gate(principal, process, scope));
+      const planned = await this.deps.steer.planActivation(processView(principal, process), scope, { name, args, once, origin, actor: principal.user.login }, this.steps(principal, process, scope));
       // Rule 2 (owner-view.ts): decided before anything is written.
       if (!isOwner(principal, process) && (planned.kind === 'SPAWN' || planned.messages.length > 0)) {
         throw new OwnerOnlyTurnError(process.name, planned.kind === 'SPAWN' ? `skill '${name}' (run: spawn)` : `skill '${name}' (it queues a message)`);
@@ -255,8 +255,13 @@ export class SkillActivationService {
     return { process: after.process, outcome: plan.kind, reason: plan.reason, summary: plan.summary, child: null };
   }
 
-  private gate(principal: Principal | null, process: Process, scope: CascadeScope): StepGate | undefined {
-    return this.deps.commandGate?.({ principal, process, scope });
+  /** The steps of a request run through the command guards, as `principal` (null: the process's owner) for what it may read. */
+  private steps(principal: Principal | null, process: Process, scope: CascadeScope): StepOptions {
+    const { processes } = this.deps;
+    return {
+      gate: this.deps.commandGate?.({ principal, process, scope }),
+      canReadProject: async (name) => processes.canReadProject(principal ?? await processes.deps.identity.principalOfUser(process.tenantId, process.userId), name),
+    };
   }
 
   /**

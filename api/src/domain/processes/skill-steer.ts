@@ -5,7 +5,7 @@ import { isModelInvocable, isUserInvocable } from '../skills/invocation-policy';
 import type { Skill } from '../skills/skill';
 import type { SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
-import { parseEngineCommand, runCommandSequence, shortenCommand, type CommandDispatcher, type CommandGate, type CommandResult, type CommandSequenceMode, type EngineCommand } from './commands';
+import { commandContextOf, parseEngineCommand, runCommandSequence, shortenCommand, type CommandDispatcher, type CommandGate, type CommandResult, type CommandSequenceMode, type EngineCommand } from './commands';
 import {
   ActivationCommandFailedError, RecipeSkillLockedError, SkillDisabledError, SkillInvalidError,
   SkillNotAllowedByRecipeError, SkillNotUserInvocableError,
@@ -64,7 +64,7 @@ export interface ClearPlan {
 export class SkillSteer {
   constructor(private readonly deps: { readonly skills: SkillResolver; readonly templates: TemplateEngine; readonly commands: CommandDispatcher }) {}
 
-  async planActivation(process: Process, scope: CascadeScope, request: ActivationRequest, gate?: StepGate): Promise<ActivationPlan> {
+  async planActivation(process: Process, scope: CascadeScope, request: ActivationRequest, steps: StepOptions = {}): Promise<ActivationPlan> {
     const { name, origin } = request;
     const { skill, source } = await this.usableSkill(scope, name);
     const recipe = process.recipeName ?? process.engine;
@@ -93,7 +93,8 @@ export class SkillSteer {
     // A trigger match never starts a turn of its own (seed 000 §2a: "upon fresh explicit activation";
     // §2c: only the explicit path spawns): the skill colours the turn its message starts.
     const turnPrompt = origin.kind === 'TRIGGER' ? null : await this.turnPrompt(process, skill, bound);
-    const sequence = await runCommandSequence(this.deps.commands, skill.activate, { guards: process.guards, actor: request.actor }, 'ACTIVATE', stepGate(gate, name, 'activate'));
+    const context = commandContextOf(process, request.actor, steps.canReadProject);
+    const sequence = await runCommandSequence(this.deps.commands, skill.activate, context, 'ACTIVATE', stepGate(steps.gate, name, 'activate'));
     const commandEvents = sequence.results.map(commandEvent(name, 'ACTIVATE'));
     const failedAt = sequence.results.findIndex((r) => !r.ok);
     const failed = sequence.results[failedAt];
@@ -128,7 +129,7 @@ export class SkillSteer {
    * Events about a skill of the owner's USER layer are private (owner-view.ts); a non-owner passes
    * its view of the process, so it neither clears nor hears of those.
    */
-  async planClear(process: Process, scope: CascadeScope, name: string | null, actor: string, reason: string, gate?: StepGate): Promise<ClearPlan> {
+  async planClear(process: Process, scope: CascadeScope, name: string | null, actor: string, reason: string, steps: StepOptions = {}): Promise<ClearPlan> {
     const targets = name ? process.activeSkills.filter((r) => r.name === name) : process.activeSkills;
     const recipe = process.recipeName ?? process.engine;
     const locked = process.locked ? targets.filter((r) => r.fromRecipe) : [];
@@ -139,8 +140,8 @@ export class SkillSteer {
     let guardsChanged = false;
     for (const ref of clearing) {
       const resolved = await this.deps.skills.inspect(scope, ref.name).catch(() => null);
-      const steps = resolved?.skill?.lifecycle === 'sticky' ? resolved.skill.deactivate : [];
-      const sequence = await runCommandSequence(this.deps.commands, steps, { guards, actor }, 'DEACTIVATE', stepGate(gate, ref.name, 'deactivate'));
+      const deactivate = resolved?.skill?.lifecycle === 'sticky' ? resolved.skill.deactivate : [];
+      const sequence = await runCommandSequence(this.deps.commands, deactivate, { ...commandContextOf(process, actor, steps.canReadProject), guards }, 'DEACTIVATE', stepGate(steps.gate, ref.name, 'deactivate'));
       if (sequence.patch.guards) {
         guards = sequence.patch.guards;
         guardsChanged = true;
@@ -200,16 +201,26 @@ export class SkillSteer {
   }
 }
 
-/** A step of a skill's `activate:` / `deactivate:` list, as the `command` guards see it before it runs. */
+/**
+ * An engine command as the `command` guards see it before it runs: a step of a skill's `activate:` /
+ * `deactivate:` list, or (skill and phase null) a command run directly (engineCommand).
+ */
 export interface CommandStep {
   readonly command: EngineCommand;
-  readonly skill: string;
-  readonly phase: 'activate' | 'deactivate';
+  readonly skill: string | null;
+  readonly phase: 'activate' | 'deactivate' | null;
 }
 /** Returns a reason to refuse the step, or null to let it run. */
 export type StepGate = (step: CommandStep) => Promise<string | null>;
 
-function stepGate(gate: StepGate | undefined, skill: string, phase: CommandStep['phase']): CommandGate | undefined {
+/** How a request runs its steps: through the `command` guards, and with what the one acting may read. */
+export interface StepOptions {
+  readonly gate?: StepGate | undefined;
+  /** Whether the one acting may read a project (`guard script //project/…`); absent: not checked. */
+  readonly canReadProject?: ((name: string) => Promise<boolean>) | undefined;
+}
+
+function stepGate(gate: StepGate | undefined, skill: string, phase: 'activate' | 'deactivate'): CommandGate | undefined {
   return gate ? (command) => gate({ command, skill, phase }) : undefined;
 }
 
@@ -252,7 +263,9 @@ function reasonOf(origin: ActivationOrigin, name: string): string {
 function commandEvent(skill: string, phase: CommandSequenceMode) {
   return (result: CommandResult, index: number): ProcessEvent => {
     const step = { command: shortenCommand(result.command), verb: result.verb, skill, phase, index, text: result.command, args: argsOf(result.command) };
-    return result.ok ? { type: 'COMMAND_RAN', ...step, detail: result.detail } : { type: 'COMMAND_FAILED', ...step, error: result.error, code: result.code };
+    if (!result.ok) return { type: 'COMMAND_FAILED', ...step, error: result.error, code: result.code };
+    // A listing that shows the owner's USER-layer guards is the owner's (owner-view.ts, rule 3).
+    return { type: 'COMMAND_RAN', ...step, detail: result.detail, ...(result.private ? { private: true } : {}) };
   };
 }
 

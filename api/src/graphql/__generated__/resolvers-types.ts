@@ -10,6 +10,7 @@ import { ResolvedSkill, SkillTrigger as SkillTriggerEntity, SkillArgument as Ski
 import { RecipeListEntry, RecipeList as RecipeListEntity, RecipeListing, RecipeProfile as RecipeProfileEntity, RecipeCategory as RecipeCategoryEntity, ListedRecipe as ListedRecipeEntity, ListedRecipes as ListedRecipesEntity, RecipeResolution, ResolvedRecipeRef as ResolvedRecipeRefEntity, ResolvedModelInfo, ToolPool as ToolPoolEntity, Manual as ManualEntity } from '../../domain/recipes';
 import { Session as SessionEntity, Process as ProcessEntity, ActiveSkillRef, RuntimeGuard as RuntimeGuardEntity, PendingMessage as PendingMessageEntity } from '../../domain/processes/process';
 import { ActivationResult, ClearResult, SkillListing, SkillCommandResult as SkillCommandResultEntity } from '../../domain/processes/skill-activation-service';
+import { EngineCommandOutcome } from '../../domain/processes/engine-command-service';
 import { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -260,6 +261,21 @@ export type EffectiveDocument = {
   readonly source: Layer;
 };
 
+/** What one engine command run by engineCommand did. */
+export type EngineCommandResult = {
+  readonly __typename?: 'EngineCommandResult';
+  /** The command as run (CRLF as LF, trimmed, with its `//` if it had one). */
+  readonly command: Scalars['String']['output'];
+  /** What it did, as its CommandRanEvent says (`guard list` / `guard status`: the listing); the error message when ok is false. */
+  readonly detail: Scalars['String']['output'];
+  /** False only when the command's handler broke (refusals are errors); `detail` then says why. */
+  readonly ok: Scalars['Boolean']['output'];
+  /** The process after it. */
+  readonly process: Process;
+  /** Its verb, lower-cased (`guard`). */
+  readonly verb: Scalars['String']['output'];
+};
+
 /** A guard that ran outside a turn (trigger `command`, after engine commands); inside a turn see the GuardRan turn event. */
 export type GuardRanEvent = ProcessEvent & {
   readonly __typename?: 'GuardRanEvent';
@@ -395,6 +411,16 @@ export type Mutation = {
   /** Soft delete (history is kept); the next lookup falls through to the next outer layer. False if nothing was there. */
   readonly deleteDocument: Scalars['Boolean']['output'];
   /**
+   * Runs one engine command on the process (the `//` notation of the chat surface; the leading `//` is
+   * optional): `guard script <path.js>` (`//<project>/<path.js>` names another project the caller may
+   * read), `guard inline <js>`, `guard clear`, `guard list`, `guard status`. Whoever may steer the
+   * process may run one; the `command` guards see it first. It leaves a CommandRanEvent (skill and
+   * phase null) with its change; a malformed, unknown, refused or failing command is a typed error
+   * (INVALID_COMMAND, UNKNOWN_COMMAND, COMMAND_DENIED, NOT_FOUND …), leaves a CommandFailedEvent and
+   * changes nothing else.
+   */
+  readonly engineCommand: EngineCommandResult;
+  /**
    * Creates or replaces a document. With `expectedVersion` the write happens only if the document
    * is still at that version (0: only if it does not exist); otherwise CONFLICT and nothing changes.
    * Skills and recipes are validated first: with errors the write is refused (BAD_USER_INPUT with
@@ -475,6 +501,12 @@ export type MutationDeleteDocumentArgs = {
   layer: Layer;
   path: Scalars['String']['input'];
   project?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationEngineCommandArgs = {
+  line: Scalars['String']['input'];
+  processId: Scalars['ID']['input'];
 };
 
 
@@ -1604,6 +1636,7 @@ export type ResolversTypes = {
   DocumentChangedEvent: ResolverTypeWrapper<DocumentChangedModel>;
   DocumentRevision: ResolverTypeWrapper<DocumentRevisionEntity>;
   EffectiveDocument: ResolverTypeWrapper<EffectiveDocumentModel>;
+  EngineCommandResult: ResolverTypeWrapper<EngineCommandOutcome>;
   GuardRanEvent: ResolverTypeWrapper<GuardRanEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1702,6 +1735,7 @@ export type ResolversParentTypes = {
   DocumentChangedEvent: DocumentChangedModel;
   DocumentRevision: DocumentRevisionEntity;
   EffectiveDocument: EffectiveDocumentModel;
+  EngineCommandResult: EngineCommandOutcome;
   GuardRanEvent: GuardRanEvent;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -1921,6 +1955,14 @@ export type EffectiveDocumentResolvers<ContextType = GraphQLContext, ParentType 
   source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
 };
 
+export type EngineCommandResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EngineCommandResult'] = ResolversParentTypes['EngineCommandResult']> = {
+  command?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  detail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  process?: Resolver<ResolversTypes['Process'], ParentType, ContextType>;
+  verb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type GuardRanEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GuardRanEvent'] = ResolversParentTypes['GuardRanEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   command?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2012,6 +2054,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createTenant?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType, RequireFields<MutationCreateTenantArgs, 'name'>>;
   createUser?: Resolver<ResolversTypes['CreatedUser'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'login' | 'role'>>;
   deleteDocument?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteDocumentArgs, 'layer' | 'path'>>;
+  engineCommand?: Resolver<ResolversTypes['EngineCommandResult'], ParentType, ContextType, RequireFields<MutationEngineCommandArgs, 'line' | 'processId'>>;
   putDocument?: Resolver<ResolversTypes['Document'], ParentType, ContextType, RequireFields<MutationPutDocumentArgs, 'content' | 'layer' | 'path'>>;
   putSetting?: Resolver<ResolversTypes['Setting'], ParentType, ContextType, RequireFields<MutationPutSettingArgs, 'key'>>;
   regenerateTurn?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<MutationRegenerateTurnArgs, 'processId'>>;
@@ -2535,6 +2578,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DocumentChangedEvent?: DocumentChangedEventResolvers<ContextType>;
   DocumentRevision?: DocumentRevisionResolvers<ContextType>;
   EffectiveDocument?: EffectiveDocumentResolvers<ContextType>;
+  EngineCommandResult?: EngineCommandResultResolvers<ContextType>;
   GuardRanEvent?: GuardRanEventResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   ListedRecipe?: ListedRecipeResolvers<ContextType>;

@@ -18,6 +18,7 @@ export const processMutations: MutationResolvers = {
   clearSkills: async (_p, { processId, name }, ctx) => ctx.services.activation.clear(await ctx.principal(), processId, name ?? null),
   setProcessMode: async (_p, { processId, mode }, ctx) => ctx.services.processes.setMode(await ctx.principal(), processId, mode),
   skillCommand: async (_p, { processId, line }, ctx) => ctx.services.activation.command(await ctx.principal(), processId, line),
+  engineCommand: async (_p, { processId, line }, ctx) => ctx.services.engineCommands.run(await ctx.principal(), processId, line),
   sendMessage: async (_p, { processId, text }, ctx) => {
     if (!text.trim()) throw new InvalidInputError('EMPTY_MESSAGE', 'A message needs some text', 'text');
     return ctx.services.activation.sendMessage(await ctx.principal(), processId, text);

@@ -24,7 +24,7 @@ export type CommandGate = (command: EngineCommand) => Promise<string | null>;
 export type CommandSequenceMode = 'ACTIVATE' | 'DEACTIVATE';
 
 export type CommandResult =
-  | { readonly command: string; readonly verb: string; readonly ok: true; readonly detail: string }
+  | { readonly command: string; readonly verb: string; readonly ok: true; readonly detail: string; readonly private?: boolean }
   | { readonly command: string; readonly verb: string; readonly ok: false; readonly code: string; readonly error: string };
 
 export interface CommandSequenceResult {
@@ -55,10 +55,10 @@ export async function runCommandSequence(
       parsed = parseEngineCommand(raw);
       const refused = gate ? await gate(parsed) : null;
       if (refused !== null) throw new CommandDeniedError(refused);
-      const effect = dispatcher.dispatch(parsed, current);
+      const effect = await dispatcher.dispatch(parsed, current);
       patch = mergeCommandPatches(patch, effect.patch);
       current = applyCommandPatch(current, effect.patch);
-      results.push({ command: text, verb: parsed.verb, ok: true, detail: effect.detail });
+      results.push({ command: text, verb: parsed.verb, ok: true, detail: effect.detail, ...(effect.private ? { private: true } : {}) });
     } catch (error) {
       results.push({
         command: text,

@@ -1,18 +1,24 @@
-import { normalizeDocumentPath } from '../../cascade/document-path';
-import { InvalidDocumentPathError } from '../../cascade/errors';
+import { NotFoundError } from '../../errors';
+import { formatGuardScriptPath, InvalidGuardPathError, parseGuardScriptPath, type GuardScriptPath } from '../../guards/guard-script-path';
 import type { RuntimeGuard } from '../process';
 import type { CommandContext, CommandEffect, CommandHandler } from './command-dispatcher';
 import { EngineCommandError, shortenCommand, splitFirstWord, type EngineCommand } from './engine-command';
+import { guardList, guardStatus } from './guard-report';
 
 /**
  * The `guard` family (seed 000 §2a, seed 004 §6d): runtime guards as stored process state, added to
  * the recipe's spawn guards. Execution comes with the sandbox; here they are only installed/removed.
  *
  *   guard script <path>   install the guard script at a cascade document path (must end in `.js`;
- *                         sanitised like every document path, spaces inside a segment allowed)
+ *                         sanitised like every document path, spaces inside a segment allowed);
+ *                         `//<project>/<path>` names another project of the tenant, which the one
+ *                         running the command must be able to read — otherwise it fails as an
+ *                         unknown project would (NOT_FOUND, no hint that it exists)
  *   guard inline <js>     install an inline guard: the body is everything after `inline` to the end,
  *                         possibly on the following lines; non-empty, at most 64 KiB (UTF-8)
  *   guard clear           remove every runtime guard (recipe guards are not runtime guards)
+ *   guard list            every guard of the process, recipe and runtime (guard-report.ts)
+ *   guard status          per guard: rounds used since the last user message, scratch keys
  *
  * Idempotent setters: installing a guard that is already there (same kind and path/body) changes
  * nothing — the first installation (and its `installedBy`) stays; clear on no guards is fine. A step
@@ -21,24 +27,28 @@ import { EngineCommandError, shortenCommand, splitFirstWord, type EngineCommand 
  */
 export const MAX_INLINE_GUARD_BYTES = 64 * 1024;
 
-const USAGE = 'guard script <path.js> | guard inline <js body> | guard clear';
-const SUBCOMMANDS = ['script', 'inline', 'clear'];
+const USAGE = 'guard script <path.js> | guard inline <js body> | guard clear | guard list | guard status';
+const SUBCOMMANDS = ['script', 'inline', 'clear', 'list', 'status'];
 
 export const guardCommand: CommandHandler = {
   verb: 'guard',
   usage: USAGE,
-  run(rest: string, ctx: CommandContext, command: EngineCommand): CommandEffect {
+  run(rest: string, ctx: CommandContext, command: EngineCommand): CommandEffect | Promise<CommandEffect> {
     const { word, rest: argument } = splitFirstWord(rest);
     const sub = word.toLowerCase();
     switch (sub) {
       case 'script':
-        return install(ctx, { kind: 'SCRIPT', path: scriptPath(argument, command), installedBy: ctx.actor });
+        return installScript(ctx, scriptPath(argument, command));
       case 'inline':
         return install(ctx, { kind: 'INLINE', body: inlineBody(argument, command), installedBy: ctx.actor });
       case 'clear':
         if (argument !== '') fail(command, `'guard clear' takes no arguments, got '${shortenCommand(argument)}'`);
         if (ctx.guards.length === 0) return { patch: {}, detail: 'No runtime guards to remove.' };
         return { patch: { guards: [] }, detail: `Removed ${plural(ctx.guards.length, 'runtime guard')}.` };
+      case 'list':
+      case 'status':
+        if (argument !== '') fail(command, `'guard ${sub}' takes no arguments, got '${shortenCommand(argument)}'`);
+        return sub === 'list' ? guardList(ctx) : guardStatus(ctx);
       case '':
         return fail(command, `'guard' needs a subcommand: ${USAGE}`);
       default:
@@ -47,18 +57,29 @@ export const guardCommand: CommandHandler = {
   },
 };
 
-function scriptPath(argument: string, command: EngineCommand): string {
+function scriptPath(argument: string, command: EngineCommand): GuardScriptPath {
   if (argument === '') fail(command, "'guard script' needs a document path, e.g. `guard script _vance/guards/my-guard.js`");
   if (argument.includes('\n')) fail(command, "'guard script' takes one path on the same line");
-  let path: string;
   try {
-    path = normalizeDocumentPath(argument);
+    return parseGuardScriptPath(argument);
   } catch (error) {
-    if (error instanceof InvalidDocumentPathError) fail(command, `'guard script': ${error.message}`);
+    if (error instanceof InvalidGuardPathError) fail(command, `'guard script': ${error.message}`);
     throw error;
   }
-  if (!path.endsWith('.js') || path.endsWith('/.js') || path === '.js') fail(command, `'guard script' needs a .js document, got '${shortenCommand(path)}'`);
-  return path;
+}
+
+/**
+ * A path in another project is installed only for someone who may read that project (an unknown and
+ * an unreadable project fail alike). Without a reader (the save-time dry run) only its form is checked.
+ */
+function installScript(ctx: CommandContext, where: GuardScriptPath): CommandEffect | Promise<CommandEffect> {
+  const guard: RuntimeGuard = { kind: 'SCRIPT', path: formatGuardScriptPath(where), installedBy: ctx.actor };
+  const project = where.project;
+  if (project === null || !ctx.canReadProject) return install(ctx, guard);
+  return ctx.canReadProject(project).then((readable) => {
+    if (!readable) throw new NotFoundError('Project', project);
+    return install(ctx, guard);
+  });
 }
 
 function inlineBody(argument: string, command: EngineCommand): string {
