@@ -6,7 +6,7 @@ import { gql } from './graphql';
 import { session } from './session';
 import type {
   ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
-  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillCommandOutcome, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
 } from './types';
 
 const DIAG = 'severity message path line column field';
@@ -79,7 +79,13 @@ export const ops = {
   process: (id: string) => gql<{ process: Process }>(`query($id: ID!) { process(id: $id) { ${PROCESS} } }`, { id }).then((d) => d.process),
   spawnProcess: (input: { project: string; recipe?: string | null; name?: string | null }) =>
     gql<{ spawnProcess: Process }>(`mutation($input: SpawnProcessInput!) { spawnProcess(input: $input) { ${PROCESS} } }`, { input }).then((d) => d.spawnProcess),
-  skillCompletions: (processId: string) => gql<{ skillCompletions: string[] }>('query($id: ID!) { skillCompletions(processId: $id) }', { id: processId }).then((d) => d.skillCompletions),
+  skillCompletions: (processId: string, prefix = '') => gql<{ skillCompletions: string[] }>('query($id: ID!, $prefix: String) { skillCompletions(processId: $id, prefix: $prefix) }', { id: processId, prefix })
+    .then((d) => d.skillCompletions),
+  /** A `/skill …` line from the message box (never sendMessage): activate, clear or list. */
+  skillCommand: (processId: string, line: string) =>
+    gql<{ skillCommand: SkillCommandOutcome }>(`mutation($id: ID!, $line: String!) { skillCommand(processId: $id, line: $line) {
+      kind message activation { outcome reason } clear { cleared kept } skills { name title description source active } } }`, { id: processId, line })
+      .then((d) => d.skillCommand),
   activateSkill: (processId: string, name: string, once: boolean) =>
     gql<{ activateSkill: { outcome: string; reason: string } }>('mutation($id: ID!, $name: String!, $once: Boolean) { activateSkill(processId: $id, name: $name, once: $once) { outcome reason } }',
       { id: processId, name, once }).then((d) => d.activateSkill),
