@@ -30,6 +30,8 @@ export interface BrowserFixture {
   shot(name: string): Promise<unknown>;
   /** A GraphQL call that must succeed (as the admin unless a token is given). */
   ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T>;
+  /** Another page in its own browser context, logged in with `token` (e.g. a MEMBER's). */
+  pageFor(token: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -50,17 +52,21 @@ export async function openBrowserFixture(options: { runTurns?: boolean } = {}): 
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(WAIT);
   const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  // Logged in as the session stores it (admin/src/api/session.ts), before the app first reads it.
-  await page.addInitScript(([token, project]) => {
-    if (!localStorage.getItem('vance.token')) localStorage.setItem('vance.token', token!);
-    if (!localStorage.getItem('vance.project')) localStorage.setItem('vance.project', project!);
-  }, [ADMIN_TOKEN, PROJECT]);
+  const pageFor = async (token: string) => {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    page.setDefaultTimeout(WAIT);
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    // Logged in as the session stores it (admin/src/api/session.ts), before the app first reads it.
+    await page.addInitScript(([t, project]) => {
+      if (!localStorage.getItem('vance.token')) localStorage.setItem('vance.token', t!);
+      if (!localStorage.getItem('vance.project')) localStorage.setItem('vance.project', project!);
+    }, [token, PROJECT]);
+    return page;
+  };
+  const page = await pageFor(ADMIN_TOKEN);
   return {
-    s, page, base, pageErrors, ok,
+    s, page, base, pageErrors, ok, pageFor,
     go: async (route) => { await page.goto(`${base}/admin/#${route}`); },
     shot: (name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }),
     close: async () => {

@@ -39,10 +39,11 @@ export const ops = {
   documentHistory: (layer: Layer, path: string) =>
     gql<{ documentHistory: DocumentRevision[] }>(`query($layer: Layer!, $project: String, $path: String!) { documentHistory(layer: $layer, project: $project, path: $path) { version content deleted createdAt author } }`,
       { layer, project: project(), path }).then((d) => d.documentHistory),
-  putDocument: (layer: Layer, path: string, content: string, expectedVersion?: number | null) =>
-    gql<{ putDocument: VanceDocument }>(`mutation($layer: Layer!, $project: String, $path: String!, $content: String!, $expectedVersion: Int) {
-      putDocument(layer: $layer, project: $project, path: $path, content: $content, expectedVersion: $expectedVersion) { ${DOC} } }`,
-      { layer, project: project(), path, content, expectedVersion: expectedVersion ?? null }).then((d) => d.putDocument),
+  /** `force`: write even with validation errors (whoever may write the layer may force; the diagnostics come back). */
+  putDocument: (layer: Layer, path: string, content: string, expectedVersion?: number | null, force = false) =>
+    gql<{ putDocument: VanceDocument }>(`mutation($layer: Layer!, $project: String, $path: String!, $content: String!, $expectedVersion: Int, $force: Boolean) {
+      putDocument(layer: $layer, project: $project, path: $path, content: $content, expectedVersion: $expectedVersion, force: $force) { ${DOC} } }`,
+      { layer, project: project(), path, content, expectedVersion: expectedVersion ?? null, force }).then((d) => d.putDocument),
   deleteDocument: (layer: Layer, path: string) =>
     gql<{ deleteDocument: boolean }>('mutation($layer: Layer!, $project: String, $path: String!) { deleteDocument(layer: $layer, project: $project, path: $path) }',
       { layer, project: project(), path }).then((d) => d.deleteDocument),
