@@ -58,10 +58,8 @@ export async function openBrowserFixture(options: { runTurns?: boolean } = {}): 
     page.setDefaultTimeout(WAIT);
     page.on('pageerror', (err) => pageErrors.push(err.message));
     // Logged in as the session stores it (admin/src/api/session.ts), before the app first reads it.
-    await page.addInitScript(([t, project]) => {
-      if (!localStorage.getItem('vance.token')) localStorage.setItem('vance.token', t!);
-      if (!localStorage.getItem('vance.project')) localStorage.setItem('vance.project', project!);
-    }, [token, PROJECT]);
+    await page.addInitScript(`if (!localStorage.getItem('vance.token')) localStorage.setItem('vance.token', ${JSON.stringify(token)});
+      if (!localStorage.getItem('vance.project')) localStorage.setItem('vance.project', ${JSON.stringify(PROJECT)});`);
     return page;
   };
   const page = await pageFor(ADMIN_TOKEN);
