@@ -42,6 +42,16 @@ describe('recipe whitelist editing', () => {
     expect(added).toContain('# only this one');
   });
 
+  it('restricts an explicit null in place, keeping its comment; reads a scalar defaultActiveSkills as one default', () => {
+    const content = `${head}allowedSkills: ~ # open for now\ndefaultActiveSkills: code-guard\n`;
+    const { whitelist } = readWhitelist(content);
+    expect(whitelist).toEqual({ mode: 'none', allowed: [], defaults: ['code-guard'] });
+    const restricted = writeWhitelist(content, setMode(whitelist, 'list'));
+    expect(server(restricted)).toEqual({ allowed: ['code-guard'], defaults: ['code-guard'], errors: 0 });
+    expect(restricted).toContain('# open for now');
+    expect(restricted).toContain('defaultActiveSkills: code-guard\n');
+  });
+
   it('is read-only where a write could not keep the meaning: alias, anchor, merge key, refused entries, broken YAML', () => {
     const cases = [
       `${head}_s: &s [a]\nallowedSkills: *s\n`,
