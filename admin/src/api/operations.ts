@@ -6,7 +6,7 @@ import { gql } from './graphql';
 import { session } from './session';
 import type {
   ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
-  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillCommandOutcome, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
 } from './types';
 
 const DIAG = 'severity message path line column field';
@@ -39,10 +39,11 @@ export const ops = {
   documentHistory: (layer: Layer, path: string) =>
     gql<{ documentHistory: DocumentRevision[] }>(`query($layer: Layer!, $project: String, $path: String!) { documentHistory(layer: $layer, project: $project, path: $path) { version content deleted createdAt author } }`,
       { layer, project: project(), path }).then((d) => d.documentHistory),
-  putDocument: (layer: Layer, path: string, content: string, expectedVersion?: number | null) =>
-    gql<{ putDocument: VanceDocument }>(`mutation($layer: Layer!, $project: String, $path: String!, $content: String!, $expectedVersion: Int) {
-      putDocument(layer: $layer, project: $project, path: $path, content: $content, expectedVersion: $expectedVersion) { ${DOC} } }`,
-      { layer, project: project(), path, content, expectedVersion: expectedVersion ?? null }).then((d) => d.putDocument),
+  /** `force`: write even with validation errors (whoever may write the layer may force; the diagnostics come back). */
+  putDocument: (layer: Layer, path: string, content: string, expectedVersion?: number | null, force = false) =>
+    gql<{ putDocument: VanceDocument }>(`mutation($layer: Layer!, $project: String, $path: String!, $content: String!, $expectedVersion: Int, $force: Boolean) {
+      putDocument(layer: $layer, project: $project, path: $path, content: $content, expectedVersion: $expectedVersion, force: $force) { ${DOC} } }`,
+      { layer, project: project(), path, content, expectedVersion: expectedVersion ?? null, force }).then((d) => d.putDocument),
   deleteDocument: (layer: Layer, path: string) =>
     gql<{ deleteDocument: boolean }>('mutation($layer: Layer!, $project: String, $path: String!) { deleteDocument(layer: $layer, project: $project, path: $path) }',
       { layer, project: project(), path }).then((d) => d.deleteDocument),
@@ -79,7 +80,13 @@ export const ops = {
   process: (id: string) => gql<{ process: Process }>(`query($id: ID!) { process(id: $id) { ${PROCESS} } }`, { id }).then((d) => d.process),
   spawnProcess: (input: { project: string; recipe?: string | null; name?: string | null }) =>
     gql<{ spawnProcess: Process }>(`mutation($input: SpawnProcessInput!) { spawnProcess(input: $input) { ${PROCESS} } }`, { input }).then((d) => d.spawnProcess),
-  skillCompletions: (processId: string) => gql<{ skillCompletions: string[] }>('query($id: ID!) { skillCompletions(processId: $id) }', { id: processId }).then((d) => d.skillCompletions),
+  skillCompletions: (processId: string, prefix = '') => gql<{ skillCompletions: string[] }>('query($id: ID!, $prefix: String) { skillCompletions(processId: $id, prefix: $prefix) }', { id: processId, prefix })
+    .then((d) => d.skillCompletions),
+  /** A `/skill …` line from the message box (never sendMessage): activate, clear or list. */
+  skillCommand: (processId: string, line: string) =>
+    gql<{ skillCommand: SkillCommandOutcome }>(`mutation($id: ID!, $line: String!) { skillCommand(processId: $id, line: $line) {
+      kind message activation { outcome reason } clear { cleared kept } skills { name title description source active } } }`, { id: processId, line })
+      .then((d) => d.skillCommand),
   activateSkill: (processId: string, name: string, once: boolean) =>
     gql<{ activateSkill: { outcome: string; reason: string } }>('mutation($id: ID!, $name: String!, $once: Boolean) { activateSkill(processId: $id, name: $name, once: $once) { outcome reason } }',
       { id: processId, name, once }).then((d) => d.activateSkill),

@@ -164,3 +164,12 @@ export interface TurnActivation {
 export interface TurnEvent { id: string; processId: string; turnId: string; type: string; payload: Record<string, unknown>; at: string }
 
 export interface Setting { id: string; key: string; value: string | null; secret: boolean; hasValue: boolean; source: string | null; updatedAt: string | null }
+
+/** skillCommand's answer (SkillCommandResult): kind ACTIVATE, CLEAR or LIST with its one-line message. */
+export interface SkillCommandOutcome {
+  kind: 'ACTIVATE' | 'CLEAR' | 'LIST';
+  message: string;
+  activation: { outcome: string; reason: string } | null;
+  clear: { cleared: string[]; kept: string[] } | null;
+  skills: { name: string; title: string | null; description: string | null; source: Layer; active: boolean }[] | null;
+}

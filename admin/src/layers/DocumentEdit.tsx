@@ -4,17 +4,21 @@
  * writing it again; Delete removes this layer's copy, after which the outer copy (if any) shows.
  * Validate runs the server's checks without saving (against the files beside it in this layer);
  * documents that hold a template get a "preview with context" panel (TemplatePreview.tsx).
+ * Leaving with unsaved edits asks first. A save refused for its diagnostics (DOCUMENT_INVALID) offers
+ * "Save anyway" (putDocument force): that refusal comes only after the write permission check, so it
+ * reaches exactly those who may write — and so force — this layer; the diagnostics stay in view.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Title, useDataProvider, useNotify } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { parseDocumentId, type VanceDataProvider } from '../api/dataProvider';
-import { diagnosticsOf, messageOf } from '../api/graphql';
+import { diagnosticsOf, messageOf, type GraphQLErrorBody } from '../api/graphql';
 import { WRITABLE_LAYERS, type Diagnostic, type Layer } from '../api/types';
 import { CodeEditor, DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
+import { useUnsavedChangesPrompt } from '../common/useUnsavedChangesPrompt';
 import { editPath } from './LayerList';
 import { TemplatePreview, templateOf } from './TemplatePreview';
 
@@ -27,6 +31,12 @@ export function DocumentEdit() {
   const loaded = useAsync(async (p) => ({ doc: await p.document(layer, path), effective: await p.effectiveDocument(path) }), [layer, path]);
   const history = useAsync((p) => (layer === 'RESOURCE' ? Promise.resolve([]) : p.documentHistory(layer, path)), [layer, path]);
   const [content, setContent] = useState('');
+  // What was loaded (or last saved): the editor is dirty while its text differs.
+  const [baseline, setBaseline] = useState('');
+  // The text a save was refused for its diagnostics; "Save anyway" is offered while the editor holds it.
+  const [refused, setRefused] = useState<string | null>(null);
+  // Which document the editor's text was loaded from (tests wait for it; typing earlier would be overwritten).
+  const [readyFor, setReadyFor] = useState<string | null>(null);
   const [diagnostics, setDiagnostics] = useState<Diagnostic[]>([]);
   const [saving, setSaving] = useState(false);
   const doc = loaded.data?.doc ?? null;
@@ -36,22 +46,31 @@ export function DocumentEdit() {
   useEffect(() => {
     if (loaded.data) {
       setContent(loaded.data.doc?.content ?? '');
+      setBaseline(loaded.data.doc?.content ?? '');
+      setRefused(null);
+      setReadyFor(id);
       setDiagnostics(loaded.data.doc?.diagnostics ?? []);
     }
   }, [loaded.data]);
 
+  const { bypass } = useUnsavedChangesPrompt(!readOnly && content !== baseline);
   const reload = () => { loaded.reload(); history.reload(); };
-  const save = async (text: string, expectedVersion: number | undefined) => {
+  const save = async (text: string, expectedVersion: number | undefined, force = false) => {
     setSaving(true);
     try {
-      const saved = await dp.putDocument(layer, path, text, expectedVersion);
+      const saved = await dp.putDocument(layer, path, text, expectedVersion, force);
       setDiagnostics(saved.diagnostics);
-      notify(`Saved ${path} (version ${saved.version})`, { type: 'success' });
+      setBaseline(text);
+      setRefused(null);
+      const errors = saved.diagnostics.filter((d) => d.severity === 'ERROR').length;
+      notify(`Saved ${path} (version ${saved.version})${errors ? ` anyway, with ${errors} error(s)` : ''}`, { type: errors ? 'warning' : 'success' });
       reload();
     } catch (err) {
       const found = diagnosticsOf(err);
       setDiagnostics(found);
-      notify(found.length ? `Not saved: ${found.length} problem(s) in the document` : messageOf(err), { type: 'error' });
+      const invalid = (err as { body?: Partial<GraphQLErrorBody> }).body?.domainCode === 'DOCUMENT_INVALID';
+      setRefused(invalid ? text : null);
+      notify(invalid ? `Not saved: ${found.length} problem(s) in the document` : messageOf(err), { type: 'error' });
     } finally {
       setSaving(false);
     }
@@ -79,6 +98,8 @@ export function DocumentEdit() {
     try {
       const existing = await dp.document(target, path);
       await dp.putDocument(target, path, content, existing?.version ?? 0);
+      // The edits are written there: leaving this page loses nothing.
+      bypass();
       navigate(editPath(target, path));
     } catch (err) {
       notify(messageOf(err), { type: 'error' });
@@ -86,7 +107,7 @@ export function DocumentEdit() {
   };
 
   return (
-    <Box sx={{ p: 2 }}>
+    <Box sx={{ p: 2 }} data-testid="document-edit" data-ready={readyFor === id && !loaded.loading ? 'true' : 'false'}>
       <Title title={path} />
       <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: 'center' }}>
         <Link to={`/documents?layer=${layer}`}>← {layer}</Link>
@@ -106,6 +127,12 @@ export function DocumentEdit() {
       ) : null}
       <CodeEditor path={path} value={content} onChange={setContent} readOnly={readOnly} diagnostics={diagnostics} />
       <DiagnosticList diagnostics={diagnostics} />
+      {refused !== null && refused === content && !readOnly ? (
+        <Alert severity="warning" sx={{ my: 1 }} data-testid="save-refused"
+          action={<Button color="inherit" size="small" disabled={saving} onClick={() => void save(content, doc?.version ?? 0, true)} data-testid="save-anyway">Save anyway</Button>}>
+          Not saved: the document does not validate. Fix the problems above, or save it anyway (it is marked invalid until fixed).
+        </Alert>
+      ) : null}
       <Stack direction="row" spacing={1} sx={{ my: 1 }}>
         {!readOnly && <Button variant="contained" disabled={saving} onClick={() => void save(content, doc?.version ?? 0)} data-testid="save-document">Save</Button>}
         <Button variant="outlined" onClick={() => void validate()} data-testid="validate-document">Validate</Button>
@@ -115,7 +142,7 @@ export function DocumentEdit() {
         ))}
       </Stack>
       {effective ? <Box sx={{ mb: 1 }}><ShadowedChips layers={effective.shadowed} /></Box> : null}
-      {loaded.data && templateOf(path, content) ? <TemplatePreview key={`${path}@${doc?.version ?? 0}`} path={path} content={doc?.content ?? content} /> : null}
+      {loaded.data && templateOf(path, content) ? <TemplatePreview key={`${path}@${doc?.version ?? 0}`} path={path} content={doc?.content ?? content} draft={content} /> : null}
       {!readOnly && (
         <Card variant="outlined" sx={{ mt: 2 }}>
           <CardContent>

@@ -3,7 +3,8 @@
  * a recipe's promptPrefix, an engine prompt) through renderTemplate — the server's renderer with its
  * limits — with a context the author types (JSON over the defaults a new process of the recipe
  * gets). A failed render shows its code and the line in the template. The editor mounts it per
- * loaded document version (its `key`), so it starts from the template of what was loaded.
+ * loaded document version (its `key`), so it starts from the template of what was loaded; "from the
+ * editor" takes the template of the unsaved text (`draft`) instead.
  */
 import { useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
@@ -32,7 +33,7 @@ export function templateOf(path: string, content: string): { source: string; kin
 
 const recipeOf = (path: string): string | null => /^_vance\/recipes\/([^/]+)\.yaml$/.exec(path)?.[1] ?? null;
 
-export function TemplatePreview({ path, content }: { path: string; content: string }) {
+export function TemplatePreview({ path, content, draft }: { path: string; content: string; draft?: string }) {
   const found = templateOf(path, content);
   const [source, setSource] = useState(found?.source ?? '');
   const [kind, setKind] = useState<TemplateKind>(found?.kind ?? 'PROMPT');
@@ -74,6 +75,9 @@ export function TemplatePreview({ path, content }: { path: string; content: stri
             <TextField label="Context (JSON over the defaults)" multiline minRows={3} value={context} onChange={(e) => setContext(e.target.value)}
               slotProps={{ htmlInput: { 'data-testid': 'preview-context', style: { fontFamily: 'monospace' } } }} />
             <Button variant="outlined" onClick={() => void render()} data-testid="preview-render">Render</Button>
+            {draft !== undefined && draft !== content ? (
+              <Button size="small" onClick={() => setSource(templateOf(path, draft)?.source ?? '')} data-testid="preview-from-editor">Template from the editor (unsaved)</Button>
+            ) : null}
           </Stack>
         </Stack>
         {problem ? <Alert severity="error" sx={{ mt: 1 }} data-testid="preview-problem">{problem}</Alert> : null}

@@ -1,14 +1,16 @@
 /**
  * One process: active and open skills as badges (clear one or all, activate one), what the next
  * turn would activate (verdicts, token split), the guards, the inbox, history (turns and chat log),
- * the live turn stream, a message box (sendMessage schedules a turn) and regenerating the last turn.
+ * the live turn stream, a message box (sendMessage schedules a turn; a `/skill` line runs skillCommand)
+ * and regenerating the last turn.
  */
 import { useMemo } from 'react';
 import { Alert, Box, Chip, Grid, Stack, Typography } from '@mui/material';
-import { Title, useDataProvider, useNotify } from 'react-admin';
+import { Title, useDataProvider, useLogoutIfAccessDenied, useNotify } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import type { VanceDataProvider } from '../api/dataProvider';
 import { messageOf } from '../api/graphql';
+import { ops } from '../api/operations';
 import type { Process } from '../api/types';
 import { useAsync } from '../common/useAsync';
 import { ActivationPanel } from './ActivationPanel';
@@ -17,6 +19,7 @@ import { GuardsPanel } from './GuardsPanel';
 import { HistoryCard } from './HistoryCard';
 import { LiveStream } from './LiveStream';
 import { MessageCard } from './MessageCard';
+import type { SkillLineResult } from './SkillCommandOutput';
 import { useTurnStream } from './useTurnStream';
 
 /** Events after which the process, its history and the next turn's activation are read again. */
@@ -27,6 +30,7 @@ export function ProcessShow() {
   const processId = decodeURIComponent(id);
   const dp = useDataProvider<VanceDataProvider>();
   const notify = useNotify();
+  const logoutIfAccessDenied = useLogoutIfAccessDenied();
   const proc = useAsync((p) => p.process(processId), [processId]);
   const history = useAsync(async (p) => ({ turns: await p.turns(processId), messages: await p.messages(processId) }), [processId]);
   const completions = useAsync((p) => p.skillCompletions(processId), [processId]);
@@ -44,6 +48,17 @@ export function ProcessShow() {
       notify(messageOf(err), { type: 'error' });
     }
   };
+  /** A `/skill` line: its refusal is the answer shown on the page (a 401 still logs out). */
+  const skillCommand = async (line: string): Promise<SkillLineResult> => {
+    try {
+      const outcome = await ops.skillCommand(processId, line);
+      refreshAll();
+      return { line, outcome };
+    } catch (err) {
+      if ((err as { status?: number }).status === 401) await logoutIfAccessDenied(err);
+      return { line, refused: messageOf(err) };
+    }
+  };
   const p = proc.data;
   if (proc.error) return <Alert severity="error">{messageOf(proc.error)}</Alert>;
   if (!p) return null;
@@ -57,8 +72,11 @@ export function ProcessShow() {
       }} />
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
-          <MessageCard process={p} onSend={(text) => act(() => dp.sendMessage(p.id, text))}
-            onRegenerate={() => void act(() => dp.regenerateTurn(p.id), 'Regenerating the last turn')} />
+          <MessageCard process={p} actions={{
+            send: (text) => act(() => dp.sendMessage(p.id, text)),
+            skillCommand,
+            regenerate: () => void act(() => dp.regenerateTurn(p.id), 'Regenerating the last turn'),
+          }} />
           <LiveStream events={stream.events} status={stream.status} turnStatus={turnStatus} />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>

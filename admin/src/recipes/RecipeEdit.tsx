@@ -14,7 +14,7 @@ import { LayerChip, ShadowedChips, Tags } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
 import { editPath } from '../layers/LayerList';
 import { WhitelistEditor } from './WhitelistEditor';
-import { readWhitelist, writeWhitelist, type Whitelist } from './whitelist';
+import { readWhitelist, sameWhitelist, writeWhitelist, type Whitelist, type WhitelistReading } from './whitelist';
 
 export function RecipeEdit() {
   const { id = '' } = useParams();
@@ -27,6 +27,8 @@ export function RecipeEdit() {
     const skills = await p.skills();
     return { recipe, effective, skills: skills.map((s) => s.name) };
   }, [name]);
+  // The reading with the document it was read from: a page switching recipes never shows the last one's.
+  const [reading, setReading] = useState<(WhitelistReading & { path: string }) | null>(null);
   const [whitelist, setWhitelist] = useState<Whitelist | null>(null);
   const [target, setTarget] = useState<Layer>('PROJECT');
   const [errors, setErrors] = useState<ReturnType<typeof diagnosticsOf>>([]);
@@ -35,7 +37,9 @@ export function RecipeEdit() {
 
   useEffect(() => {
     if (!effective) return;
-    setWhitelist(readWhitelist(effective.document.content));
+    const read = agreeWithServer(readWhitelist(effective.document.content), loaded.data?.recipe ?? null);
+    setReading({ ...read, path: effective.document.path });
+    setWhitelist(read.whitelist);
     setTarget(effective.source === 'RESOURCE' ? 'PROJECT' : effective.source);
   }, [effective]);
 
@@ -44,7 +48,7 @@ export function RecipeEdit() {
   if (!recipe || !effective) return <Alert severity="warning">No recipe '{name}'</Alert>;
 
   const save = async () => {
-    if (!whitelist) return;
+    if (!whitelist || !reading || reading.readOnly) return;
     try {
       const text = writeWhitelist(effective.document.content, whitelist);
       const existing = target === effective.source ? effective.document : await dp.document(target, recipe.path);
@@ -76,12 +80,15 @@ export function RecipeEdit() {
       <Card variant="outlined" sx={{ mb: 2 }}>
         <CardContent>
           <Typography variant="subtitle1">Skills whitelist</Typography>
-          {whitelist ? <WhitelistEditor value={whitelist} onChange={setWhitelist} skills={loaded.data.skills} /> : null}
+          {reading?.readOnly ? <Alert severity="info" sx={{ my: 1 }} data-testid="whitelist-readonly">Read-only here: {reading.readOnly}.</Alert> : null}
+          {reading?.notes.map((n) => <Alert key={n} severity="warning" sx={{ my: 1 }} data-testid="whitelist-note">{n}.</Alert>)}
+          {whitelist && reading?.path === recipe.path ? <WhitelistEditor recipe={recipe.name} value={whitelist} onChange={setWhitelist} skills={loaded.data.skills} disabled={Boolean(reading?.readOnly)} /> : null}
           <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
             <TextField select size="small" label="Save into layer" value={target} onChange={(e) => setTarget(e.target.value as Layer)} sx={{ minWidth: 180 }}>
               {WRITABLE_LAYERS.map((l) => <MenuItem key={l} value={l}>{l}</MenuItem>)}
             </TextField>
-            <Button variant="contained" onClick={() => void save()} data-testid="save-whitelist">Save whitelist</Button>
+            <Button variant="contained" onClick={() => void save()} data-testid="save-whitelist"
+              disabled={!whitelist || !reading || Boolean(reading.readOnly) || (sameWhitelist(whitelist, reading.whitelist) && !reading.notes.length && target === effective.source)}>Save whitelist</Button>
             <Typography variant="body2" data-testid="whitelist-current">
               now: {recipe.allowedSkills === null ? 'no restriction' : recipe.allowedSkills.length ? `allowed ${recipe.allowedSkills.join(', ')}` : 'lockdown'}
               {recipe.defaultActiveSkills.length ? ` · default ${recipe.defaultActiveSkills.join(', ')}` : ''}
@@ -93,6 +100,17 @@ export function RecipeEdit() {
       <ResolvePreview name={name} profiles={recipe.profiles.map((p) => p.name)} />
     </Box>
   );
+}
+
+/**
+ * A safety net over readWhitelist: where the server parsed the recipe, the editor must read the same
+ * whitelist; if it ever does not, it shows the recipe read-only rather than write its own reading.
+ */
+function agreeWithServer(reading: WhitelistReading, recipe: { valid: boolean; allowedSkills: string[] | null; defaultActiveSkills: string[] } | null): WhitelistReading {
+  if (!recipe?.valid || reading.readOnly) return reading;
+  const server: Whitelist = { mode: recipe.allowedSkills === null ? 'none' : recipe.allowedSkills.length ? 'list' : 'lockdown', allowed: recipe.allowedSkills ?? [], defaults: recipe.defaultActiveSkills };
+  if (sameWhitelist(server, reading.whitelist)) return reading;
+  return { ...reading, readOnly: `the editor reads this recipe's whitelist differently from the server (allowedSkills ${JSON.stringify(recipe.allowedSkills)}); edit it in the YAML` };
 }
 
 function ResolvePreview({ name, profiles }: { name: string; profiles: string[] }) {

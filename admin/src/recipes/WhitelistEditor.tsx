@@ -1,16 +1,16 @@
-/** allowedSkills / defaultActiveSkills editor: choose from available skills; the three modes explicit. */
+/** allowedSkills / defaultActiveSkills editor: choose from available skills; the three modes explicit; `disabled` where the page may not write. */
 import { Alert, Box, Checkbox, FormControlLabel, Radio, RadioGroup, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { setMode, toggleAllowed, toggleDefault, type Whitelist, type WhitelistMode } from './whitelist';
 
-export function WhitelistEditor({ value, onChange, skills }: { value: Whitelist; onChange: (w: Whitelist) => void; skills: string[] }) {
+export function WhitelistEditor({ recipe, value, onChange, skills, disabled = false }: { recipe: string; value: Whitelist; onChange: (w: Whitelist) => void; skills: string[]; disabled?: boolean }) {
   const names = [...new Set([...skills, ...value.allowed, ...value.defaults])].sort();
   const restricted = value.mode !== 'none';
   return (
-    <Box data-testid="whitelist-editor">
-      <RadioGroup row value={value.mode} onChange={(e) => onChange(setMode(value, e.target.value as WhitelistMode))}>
-        <FormControlLabel value="none" control={<Radio slotProps={{ input: { 'aria-label': 'no restriction' } }} data-testid="mode-none" />} label="No restriction (allowedSkills absent)" />
-        <FormControlLabel value="list" control={<Radio data-testid="mode-list" />} label="Whitelist" />
-        <FormControlLabel value="lockdown" control={<Radio data-testid="mode-lockdown" />} label="Lockdown (allowedSkills: [])" />
+    <Box data-testid="whitelist-editor" data-recipe={recipe}>
+      <RadioGroup row value={value.mode} data-mode={value.mode} onChange={(e) => onChange(setMode(value, e.target.value as WhitelistMode))}>
+        <FormControlLabel value="none" control={<Radio disabled={disabled} slotProps={{ input: { 'aria-label': 'no restriction' } }} data-testid="mode-none" />} label="No restriction (allowedSkills absent)" />
+        <FormControlLabel value="list" control={<Radio disabled={disabled} data-testid="mode-list" />} label="Whitelist" />
+        <FormControlLabel value="lockdown" control={<Radio disabled={disabled} data-testid="mode-lockdown" />} label="Lockdown (allowedSkills: [])" />
       </RadioGroup>
       {value.mode === 'lockdown' ? <Alert severity="warning" sx={{ my: 1 }}>Lockdown: no skill can ever become active in processes of this recipe; defaultActiveSkills is empty.</Alert> : null}
       {value.mode === 'list' && value.allowed.length === 0 ? <Alert severity="warning" sx={{ my: 1 }}>An empty whitelist is a lockdown.</Alert> : null}
@@ -24,11 +24,11 @@ export function WhitelistEditor({ value, onChange, skills }: { value: Whitelist;
               <TableRow key={s} data-skill={s}>
                 <TableCell>{s}{skills.includes(s) ? '' : ' (not found)'}</TableCell>
                 <TableCell>
-                  <Checkbox checked={allowed} disabled={value.mode !== 'list'} onChange={(e) => onChange(toggleAllowed(value, s, e.target.checked))}
+                  <Checkbox checked={allowed} disabled={disabled || value.mode !== 'list'} onChange={(e) => onChange(toggleAllowed(value, s, e.target.checked))}
                     slotProps={{ input: { 'aria-label': `allow ${s}` } }} data-testid={`allow-${s}`} />
                 </TableCell>
                 <TableCell>
-                  <Checkbox checked={value.defaults.includes(s)} disabled={!allowed || value.mode === 'lockdown'} onChange={(e) => onChange(toggleDefault(value, s, e.target.checked))}
+                  <Checkbox checked={value.defaults.includes(s)} disabled={disabled || !allowed || value.mode === 'lockdown'} onChange={(e) => onChange(toggleDefault(value, s, e.target.checked))}
                     slotProps={{ input: { 'aria-label': `default ${s}` } }} data-testid={`default-${s}`} />
                 </TableCell>
               </TableRow>
