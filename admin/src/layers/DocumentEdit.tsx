@@ -4,6 +4,7 @@
  * writing it again; Delete removes this layer's copy, after which the outer copy (if any) shows.
  * Validate runs the server's checks without saving (against the files beside it in this layer);
  * documents that hold a template get a "preview with context" panel (TemplatePreview.tsx).
+ * Save, delete, restore and "copy to" appear only for layers the caller may write (Project.myPermissions).
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
@@ -11,10 +12,11 @@ import { Title, useDataProvider, useNotify } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { parseDocumentId, type VanceDataProvider } from '../api/dataProvider';
 import { diagnosticsOf, messageOf } from '../api/graphql';
-import { WRITABLE_LAYERS, type Diagnostic, type Layer } from '../api/types';
+import type { Diagnostic, Layer } from '../api/types';
 import { CodeEditor, DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 import { editPath } from './LayerList';
 import { TemplatePreview, templateOf } from './TemplatePreview';
 
@@ -31,7 +33,8 @@ export function DocumentEdit() {
   const [saving, setSaving] = useState(false);
   const doc = loaded.data?.doc ?? null;
   const effective = loaded.data?.effective ?? null;
-  const readOnly = layer === 'RESOURCE';
+  const can = useCan();
+  const readOnly = !can.writes(layer);
 
   useEffect(() => {
     if (loaded.data) {
@@ -104,19 +107,20 @@ export function DocumentEdit() {
       {!doc && effective && effective.source !== layer ? (
         <Alert severity="info" sx={{ mb: 1 }}>This layer has no copy; the editor starts from nothing. Showing the outer copy below is one click away: <Button size="small" onClick={() => setContent(effective.document.content)}>start from the {effective.source} copy</Button></Alert>
       ) : null}
+      {can.loaded && readOnly && layer !== 'RESOURCE' ? <Alert severity="info" sx={{ mb: 1 }} data-testid="read-only-layer">You may read the {layer} layer here, not write it.</Alert> : null}
       <CodeEditor path={path} value={content} onChange={setContent} readOnly={readOnly} diagnostics={diagnostics} />
       <DiagnosticList diagnostics={diagnostics} />
       <Stack direction="row" spacing={1} sx={{ my: 1 }}>
         {!readOnly && <Button variant="contained" disabled={saving} onClick={() => void save(content, doc?.version ?? 0)} data-testid="save-document">Save</Button>}
         <Button variant="outlined" onClick={() => void validate()} data-testid="validate-document">Validate</Button>
         {!readOnly && doc && <Button color="error" onClick={() => void remove()} data-testid="delete-document">Delete this copy</Button>}
-        {WRITABLE_LAYERS.filter((l) => l !== layer).map((l) => (
+        {can.writableLayers.filter((l) => l !== layer).map((l) => (
           <Button key={l} variant="outlined" onClick={() => void copyTo(l)} data-testid={`copy-to-${l}`}>Copy to {l}</Button>
         ))}
       </Stack>
       {effective ? <Box sx={{ mb: 1 }}><ShadowedChips layers={effective.shadowed} /></Box> : null}
       {loaded.data && templateOf(path, content) ? <TemplatePreview key={`${path}@${doc?.version ?? 0}`} path={path} content={doc?.content ?? content} /> : null}
-      {!readOnly && (
+      {layer !== 'RESOURCE' && (
         <Card variant="outlined" sx={{ mt: 2 }}>
           <CardContent>
             <Typography variant="subtitle1">History</Typography>
@@ -129,7 +133,7 @@ export function DocumentEdit() {
                     <TableCell>{new Date(r.createdAt).toLocaleString()}</TableCell>
                     <TableCell>{r.author ?? '—'}</TableCell>
                     <TableCell>
-                      {r.content !== null && (
+                      {r.content !== null && !readOnly && (
                         <>
                           <Button size="small" onClick={() => setContent(r.content ?? '')}>Load</Button>
                           <Button size="small" onClick={() => void save(r.content ?? '', doc?.version ?? 0)} data-testid={`restore-${r.version}`}>Restore</Button>

@@ -1,6 +1,6 @@
 /**
  * One recipe: where it comes from, the whitelist editor (writes the YAML back through putDocument
- * into a chosen layer), the YAML itself (document editor), and a resolve preview per profile.
+ * into a chosen layer the caller may write), the YAML itself (document editor), and a resolve preview per profile.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
@@ -8,10 +8,11 @@ import { Title, useDataProvider, useNotify } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import type { VanceDataProvider } from '../api/dataProvider';
 import { diagnosticsOf, messageOf } from '../api/graphql';
-import { WRITABLE_LAYERS, type Layer, type ResolvedRecipe } from '../api/types';
+import type { Layer, ResolvedRecipe } from '../api/types';
 import { DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips, Tags } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 import { editPath } from '../layers/LayerList';
 import { WhitelistEditor } from './WhitelistEditor';
 import { readWhitelist, writeWhitelist, type Whitelist } from './whitelist';
@@ -21,6 +22,7 @@ export function RecipeEdit() {
   const name = decodeURIComponent(id);
   const dp = useDataProvider<VanceDataProvider>();
   const notify = useNotify();
+  const can = useCan();
   const loaded = useAsync(async (p) => {
     const recipe = await p.recipe(name);
     const effective = recipe ? await p.effectiveDocument(recipe.path) : null;
@@ -36,8 +38,9 @@ export function RecipeEdit() {
   useEffect(() => {
     if (!effective) return;
     setWhitelist(readWhitelist(effective.document.content));
-    setTarget(effective.source === 'RESOURCE' ? 'PROJECT' : effective.source);
-  }, [effective]);
+    const preferred: Layer = effective.source === 'RESOURCE' ? 'PROJECT' : effective.source;
+    setTarget(can.writes(preferred) ? preferred : can.writableLayers.find((l) => l !== 'USER') ?? can.writableLayers[0] ?? preferred);
+  }, [effective, can.loaded]);
 
   if (loaded.error) return <Alert severity="error">{messageOf(loaded.error)}</Alert>;
   if (!loaded.data) return null;
@@ -78,10 +81,12 @@ export function RecipeEdit() {
           <Typography variant="subtitle1">Skills whitelist</Typography>
           {whitelist ? <WhitelistEditor value={whitelist} onChange={setWhitelist} skills={loaded.data.skills} /> : null}
           <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
-            <TextField select size="small" label="Save into layer" value={target} onChange={(e) => setTarget(e.target.value as Layer)} sx={{ minWidth: 180 }}>
-              {WRITABLE_LAYERS.map((l) => <MenuItem key={l} value={l}>{l}</MenuItem>)}
-            </TextField>
-            <Button variant="contained" onClick={() => void save()} data-testid="save-whitelist">Save whitelist</Button>
+            {can.writes(target) ? (
+              <TextField select size="small" label="Save into layer" value={target} onChange={(e) => setTarget(e.target.value as Layer)} sx={{ minWidth: 180 }}>
+                {can.writableLayers.map((l) => <MenuItem key={l} value={l}>{l}</MenuItem>)}
+              </TextField>
+            ) : null}
+            <Button variant="contained" disabled={!can.writes(target)} onClick={() => void save()} data-testid="save-whitelist">Save whitelist</Button>
             <Typography variant="body2" data-testid="whitelist-current">
               now: {recipe.allowedSkills === null ? 'no restriction' : recipe.allowedSkills.length ? `allowed ${recipe.allowedSkills.join(', ')}` : 'lockdown'}
               {recipe.defaultActiveSkills.length ? ` · default ${recipe.defaultActiveSkills.join(', ')}` : ''}
