@@ -19,24 +19,25 @@ const NOTE_PATH = 'notes/team.md';
 const SKILL = 'typescript-style';
 interface Toast { type: string; text: string }
 
-/** Records every react-admin notification (RaNotification-success / -error / -warning / -info) the page shows. */
-function recordToasts(): void {
-  const w = window as unknown as { __toasts: { type: string; text: string }[] };
-  w.__toasts = [];
-  const seen = new WeakSet<Element>();
-  const scan = (root: Element) => {
-    const found = [root, ...root.querySelectorAll('[class*="RaNotification-"]')];
-    for (const el of found) {
-      const type = /RaNotification-(success|error|warning|info)/.exec(el.className?.toString() ?? '')?.[1];
+/**
+ * Records every react-admin notification (RaNotification-success / -error / -warning / -info) the
+ * page shows, in window.__toasts. A string: the test project compiles without the DOM library.
+ */
+const RECORD_TOASTS = `
+  window.__toasts = [];
+  const seen = new WeakSet();
+  const scan = (root) => {
+    for (const el of [root, ...root.querySelectorAll('[class*="RaNotification-"]')]) {
+      const type = /RaNotification-(success|error|warning|info)/.exec(String(el.className || ''))?.[1];
       if (!type || seen.has(el)) continue;
       seen.add(el);
-      w.__toasts.push({ type, text: el.textContent ?? '' });
+      window.__toasts.push({ type, text: el.textContent || '' });
     }
   };
   new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) if (n instanceof Element) scan(n);
   }).observe(document, { childList: true, subtree: true });
-}
+`;
 
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard roles in Chromium' : `dashboard roles — SKIPPED: ${CHROMIUM} is missing`, { timeout: 240_000 }, () => {
   let v: BrowserVance;
@@ -46,7 +47,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard roles in Chromium' : `d
 
   const open = async (token: string): Promise<Page> => {
     const page = await v.newPage(errors);
-    await page.addInitScript(recordToasts);
+    await page.addInitScript({ content: RECORD_TOASTS });
     await logIn(page, v.base, token);
     await page.evaluate(`localStorage.setItem("vance.project", "${PROJECT}")`);
     return page;
