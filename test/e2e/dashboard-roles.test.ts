@@ -126,6 +126,9 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard roles in Chromium' : `d
     await page.getByRole('menuitem', { name: 'Layers' }).waitFor();
     expect(await page.getByLabel('API token').count()).toBe(0);
     expect(await skillSource()).toBe('RESOURCE');
+    // The refusal reloaded the permissions: the stale offer is gone, the USER one stays.
+    await expect.poll(() => page.getByTestId('override-PROJECT').count(), { timeout: WAIT }).toBe(0);
+    await page.getByTestId('override-USER').waitFor();
     await page.context().close();
   });
 

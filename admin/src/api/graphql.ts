@@ -27,6 +27,13 @@ const STATUS: Record<string, number> = {
   RATE_LIMITED: 429,
 };
 
+const refusalListeners = new Set<() => void>();
+/** Hears every FORBIDDEN: what the caller may do changed since the page asked (the layout reloads the permissions). */
+export function onRefused(listener: () => void): () => void {
+  refusalListeners.add(listener);
+  return () => refusalListeners.delete(listener);
+}
+
 export async function gql<T>(query: string, variables: Record<string, unknown> = {}, token: string | null = session.token()): Promise<T> {
   const res = await fetch(`${import.meta.env.BASE_URL.replace(/admin\/$/, '')}graphql`, {
     method: 'POST',
@@ -49,6 +56,7 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
     };
     const status = (code && STATUS[code]) || (res.status >= 400 ? res.status : 500);
     if (status === 401 && token === session.token()) session.setToken(null);
+    if (status === 403) for (const listener of refusalListeners) listener();
     throw new HttpError(first.message, status, body);
   }
   if (!res.ok && res.status !== 200) throw new HttpError(`The API answered ${res.status}`, res.status, { code: undefined, domainCode: undefined, diagnostics: [] });

@@ -7,7 +7,8 @@
  * by `gql` on its first 401, and this gate hears that through the session listener.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLogout } from 'react-admin';
+import { useLogout, useRefresh } from 'react-admin';
+import { onRefused } from '../api/graphql';
 import { session } from '../api/session';
 
 // One logout per lost session, even when react-admin mounts the layout twice while it sets up
@@ -17,7 +18,11 @@ let leaving = false;
 export function RequireSession({ children }: { children: ReactNode }) {
   const [token, setToken] = useState(session.token());
   const logout = useLogout();
+  const refresh = useRefresh();
   useEffect(() => session.onTokenChange(setToken), []);
+  // A FORBIDDEN means the permissions the page offered were stale: reload them, so the refused
+  // action is no longer offered.
+  useEffect(() => onRefused(refresh), [refresh]);
   const missing = !token;
   useEffect(() => {
     if (!missing) {
