@@ -1,7 +1,8 @@
 /**
  * The Vance dashboard: react-admin over Vance's own GraphQL operations. One folder per resource:
  * layers (documents), skills, recipes, processes, settings. Hash routing, so the API only has to
- * serve index.html and its assets under /admin.
+ * serve index.html and its assets under /admin. No `requireAuth`: the layout's RequireSession gates
+ * every page (react-admin's gate looped on the login redirect, issue 17).
  */
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
@@ -21,7 +22,7 @@ import { SkillShow } from './skills/SkillShow';
 import { TriggerBench } from './skills/TriggerBench';
 
 export const App = () => (
-  <Admin title="Vance" dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} requireAuth disableTelemetry>
+  <Admin title="Vance" dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} disableTelemetry>
     <Resource name="documents" options={{ label: 'Layers' }} list={LayerList} edit={DocumentEdit} />
     <Resource name="skills" list={SkillList} show={SkillShow} recordRepresentation="name" />
     <Resource name="recipes" list={RecipeList} edit={RecipeEdit} recordRepresentation="name" />

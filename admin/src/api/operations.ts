@@ -25,7 +25,7 @@ const project = (): string | null => session.project();
 
 export const ops = {
   me: (token?: string) => gql<{ me: Me }>('{ me { id login role tenant { name } } }', {}, token).then((d) => d.me),
-  projects: () => gql<{ projects: Project[] }>('{ projects { id name kind myRole createdAt } }').then((d) => d.projects),
+  projects: () => gql<{ projects: Project[] }>('{ projects { id name kind myRole myPermissions createdAt } }').then((d) => d.projects),
 
   documents: (layer: Layer, prefix = '') =>
     gql<{ documents: VanceDocument[] }>(`query($layer: Layer!, $project: String, $prefix: String) { documents(layer: $layer, project: $project, prefix: $prefix) { ${DOC} } }`,
@@ -119,7 +119,7 @@ export const ops = {
   createUser: (login: string, role: string) =>
     gql<{ createUser: { user: { login: string; role: string }; token: string } }>('mutation($login: String!, $role: UserRole!) { createUser(login: $login, role: $role) { user { login role } token } }',
       { login, role }).then((d) => d.createUser),
-  createProject: (name: string) => gql<{ createProject: Project }>('mutation($name: String!) { createProject(name: $name) { id name kind myRole createdAt } }', { name }).then((d) => d.createProject),
+  createProject: (name: string) => gql<{ createProject: Project }>('mutation($name: String!) { createProject(name: $name) { id name kind myRole myPermissions createdAt } }', { name }).then((d) => d.createProject),
   addProjectMember: (projectName: string, login: string, role: string) =>
     gql<{ addProjectMember: { project: string; login: string; role: string } }>('mutation($project: String!, $login: String!, $role: ProjectRole!) { addProjectMember(project: $project, login: $login, role: $role) { project login role } }',
       { project: projectName, login, role }).then((d) => d.addProjectMember),

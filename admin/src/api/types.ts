@@ -21,7 +21,9 @@ export interface TemplateRender {
 }
 
 export interface Me { id: string; login: string; role: 'SYSTEM_ADMIN' | 'TENANT_ADMIN' | 'MEMBER'; tenant: { name: string } }
-export interface Project { id: string; name: string; kind: 'NORMAL' | 'SYSTEM'; myRole: 'ADMIN' | 'MEMBER' | null; createdAt: string }
+/** Project.myPermissions: what the caller may do in the project (schema.graphql). */
+export type ProjectPermission = 'READ' | 'WRITE_USER_LAYER' | 'WRITE_PROJECT_LAYER' | 'WRITE_TENANT_LAYER' | 'FORCE_SAVE' | 'MANAGE_MEMBERS' | 'ADMINISTER_TENANT';
+export interface Project { id: string; name: string; kind: 'NORMAL' | 'SYSTEM'; myRole: 'ADMIN' | 'MEMBER' | null; myPermissions: ProjectPermission[]; createdAt: string }
 export interface UserRow { id: string; login: string; role: Me['role']; createdAt: string }
 export interface ProjectMember { project: string; login: string; role: 'ADMIN' | 'MEMBER' }
 

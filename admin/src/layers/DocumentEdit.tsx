@@ -7,6 +7,7 @@
  * Leaving with unsaved edits asks first. A save refused for its diagnostics (DOCUMENT_INVALID) offers
  * "Save anyway" (putDocument force): that refusal comes only after the write permission check, so it
  * reaches exactly those who may write — and so force — this layer; the diagnostics stay in view.
+ * Save, delete, restore and "copy to" appear only for layers the caller may write (Project.myPermissions).
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
@@ -14,10 +15,11 @@ import { Title, useDataProvider, useNotify } from 'react-admin';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { parseDocumentId, type VanceDataProvider } from '../api/dataProvider';
 import { diagnosticsOf, messageOf, type GraphQLErrorBody } from '../api/graphql';
-import { WRITABLE_LAYERS, type Diagnostic, type Layer } from '../api/types';
+import type { Diagnostic, Layer } from '../api/types';
 import { CodeEditor, DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 import { useUnsavedChangesPrompt } from '../common/useUnsavedChangesPrompt';
 import { editPath } from './LayerList';
 import { TemplatePreview, templateOf } from './TemplatePreview';
@@ -41,7 +43,8 @@ export function DocumentEdit() {
   const [saving, setSaving] = useState(false);
   const doc = loaded.data?.doc ?? null;
   const effective = loaded.data?.effective ?? null;
-  const readOnly = layer === 'RESOURCE';
+  const can = useCan();
+  const readOnly = !can.writes(layer);
 
   useEffect(() => {
     if (loaded.data) {
@@ -125,6 +128,7 @@ export function DocumentEdit() {
       {!doc && effective && effective.source !== layer ? (
         <Alert severity="info" sx={{ mb: 1 }}>This layer has no copy; the editor starts from nothing. Showing the outer copy below is one click away: <Button size="small" onClick={() => setContent(effective.document.content)}>start from the {effective.source} copy</Button></Alert>
       ) : null}
+      {can.loaded && readOnly && layer !== 'RESOURCE' ? <Alert severity="info" sx={{ mb: 1 }} data-testid="read-only-layer">You may read the {layer} layer here, not write it.</Alert> : null}
       <CodeEditor path={path} value={content} onChange={setContent} readOnly={readOnly} diagnostics={diagnostics} />
       <DiagnosticList diagnostics={diagnostics} />
       {refused !== null && refused === content && !readOnly ? (
@@ -137,13 +141,13 @@ export function DocumentEdit() {
         {!readOnly && <Button variant="contained" disabled={saving} onClick={() => void save(content, doc?.version ?? 0)} data-testid="save-document">Save</Button>}
         <Button variant="outlined" onClick={() => void validate()} data-testid="validate-document">Validate</Button>
         {!readOnly && doc && <Button color="error" onClick={() => void remove()} data-testid="delete-document">Delete this copy</Button>}
-        {WRITABLE_LAYERS.filter((l) => l !== layer).map((l) => (
+        {can.writableLayers.filter((l) => l !== layer).map((l) => (
           <Button key={l} variant="outlined" onClick={() => void copyTo(l)} data-testid={`copy-to-${l}`}>Copy to {l}</Button>
         ))}
       </Stack>
       {effective ? <Box sx={{ mb: 1 }}><ShadowedChips layers={effective.shadowed} /></Box> : null}
       {loaded.data && templateOf(path, content) ? <TemplatePreview key={`${path}@${doc?.version ?? 0}`} path={path} content={doc?.content ?? content} draft={content} /> : null}
-      {!readOnly && (
+      {layer !== 'RESOURCE' && (
         <Card variant="outlined" sx={{ mt: 2 }}>
           <CardContent>
             <Typography variant="subtitle1">History</Typography>
@@ -156,7 +160,7 @@ export function DocumentEdit() {
                     <TableCell>{new Date(r.createdAt).toLocaleString()}</TableCell>
                     <TableCell>{r.author ?? '—'}</TableCell>
                     <TableCell>
-                      {r.content !== null && (
+                      {r.content !== null && !readOnly && (
                         <>
                           <Button size="small" onClick={() => setContent(r.content ?? '')}>Load</Button>
                           <Button size="small" onClick={() => void save(r.content ?? '', doc?.version ?? 0)} data-testid={`restore-${r.version}`}>Restore</Button>

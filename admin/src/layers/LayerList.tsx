@@ -1,6 +1,7 @@
 /**
  * Layers: the documents of one layer — the caller's USER layer, the selected PROJECT, the tenant
- * (VANCE) and the read-only bundled RESOURCE layer — plus a new-document form for writable layers.
+ * (VANCE) and the read-only bundled RESOURCE layer — plus a new-document form for the layers the
+ * caller may write.
  */
 import { useState } from 'react';
 import { Box, Button, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
@@ -10,6 +11,7 @@ import { documentId } from '../api/dataProvider';
 import { LAYERS, type Layer } from '../api/types';
 import { messageOf } from '../api/graphql';
 import { useAsync } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 
 export const LAYER_TITLE: Record<Layer, string> = { USER: 'My user layer', PROJECT: 'Project', VANCE: 'Tenant (VANCE)', RESOURCE: 'Bundled (read-only)' };
 export const editPath = (layer: Layer, path: string) => `/documents/${encodeURIComponent(documentId(layer, path))}`;
@@ -21,6 +23,7 @@ export function LayerList() {
   const [newPath, setNewPath] = useState('');
   const navigate = useNavigate();
   const docs = useAsync((dp) => dp.documents(layer), [layer]);
+  const can = useCan();
   const rows = (docs.data ?? []).filter((d) => d.path.toLowerCase().includes(filter.toLowerCase()));
   return (
     <Box sx={{ p: 2 }}>
@@ -30,7 +33,7 @@ export function LayerList() {
       </Tabs>
       <Box sx={{ display: 'flex', gap: 2, my: 2, alignItems: 'center' }}>
         <TextField size="small" label="Filter paths" value={filter} onChange={(e) => setFilter(e.target.value)} />
-        {layer !== 'RESOURCE' && (
+        {can.writes(layer) && (
           <>
             <TextField size="small" label="New document path" placeholder="_vance/skills/my-skill/SKILL.md" value={newPath} onChange={(e) => setNewPath(e.target.value)} sx={{ minWidth: 360 }} />
             <Button variant="outlined" disabled={!newPath.trim()} onClick={() => navigate(editPath(layer, newPath.trim()))}>New</Button>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppBar, Layout as RaLayout, Menu, TitlePortal } from 'react-admin';
 import { ProjectSwitcher } from './ProjectSwitcher';
+import { RequireSession } from './RequireSession';
 
 const VanceAppBar = () => (
   <AppBar>
@@ -18,6 +19,9 @@ const VanceMenu = () => (
   </Menu>
 );
 
+/** Every page but the login page lives in this layout, so the session gate sits here. */
 export const Layout = ({ children }: { children: ReactNode }) => (
-  <RaLayout appBar={VanceAppBar} menu={VanceMenu}>{children}</RaLayout>
+  <RequireSession>
+    <RaLayout appBar={VanceAppBar} menu={VanceMenu}>{children}</RaLayout>
+  </RequireSession>
 );

@@ -13,6 +13,7 @@ import { messageOf } from '../api/graphql';
 import { ops } from '../api/operations';
 import type { Process } from '../api/types';
 import { useAsync } from '../common/useAsync';
+import { activationOutcome, clearOutcome, type Outcome } from './actionOutcome';
 import { ActivationPanel } from './ActivationPanel';
 import { ActiveSkillsCard } from './ActiveSkillsCard';
 import { GuardsPanel } from './GuardsPanel';
@@ -39,10 +40,12 @@ export function ProcessShow() {
   const stream = useTurnStream(processId, (e) => { if (REFRESH_ON.has(e.type)) refreshAll(); });
   const turnStatus = useMemo(() => new Map((history.data?.turns ?? []).map((t) => [t.id, t.status])), [history.data]);
 
-  const act = async (what: () => Promise<unknown>, done?: string) => {
+  /** Runs a steering action; the toast follows what the API answered (`done` reads the result). */
+  const act = async <T,>(what: () => Promise<T>, done?: (result: T) => Outcome | string) => {
     try {
-      await what();
-      if (done) notify(done, { type: 'info' });
+      const result = await what();
+      const outcome = done?.(result);
+      if (outcome) notify(typeof outcome === 'string' ? outcome : outcome.message, { type: typeof outcome === 'string' ? 'info' : outcome.type });
       refreshAll();
     } catch (err) {
       notify(messageOf(err), { type: 'error' });
@@ -67,15 +70,15 @@ export function ProcessShow() {
       <Title title={`Process ${p.name}`} />
       <ProcessHeader process={p} />
       <ActiveSkillsCard process={p} completions={completions.data ?? []} actions={{
-        activate: (name, once) => void act(() => dp.activateSkill(p.id, name, once), `Activated ${name}`),
-        clear: (name) => void act(() => dp.clearSkills(p.id, name), name ? `Cleared ${name}` : 'Cleared skills'),
+        activate: (name, once) => void act(() => dp.activateSkill(p.id, name, once), (r) => activationOutcome(name, r)),
+        clear: (name) => void act(() => dp.clearSkills(p.id, name), clearOutcome),
       }} />
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
           <MessageCard process={p} actions={{
             send: (text) => act(() => dp.sendMessage(p.id, text)),
             skillCommand,
-            regenerate: () => void act(() => dp.regenerateTurn(p.id), 'Regenerating the last turn'),
+            regenerate: () => void act(() => dp.regenerateTurn(p.id), () => 'Regenerating the last turn'),
           }} />
           <LiveStream events={stream.events} status={stream.status} turnStatus={turnStatus} />
         </Grid>

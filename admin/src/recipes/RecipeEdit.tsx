@@ -1,6 +1,6 @@
 /**
  * One recipe: where it comes from, the whitelist editor (writes the YAML back through putDocument
- * into a chosen layer), the YAML itself (document editor), and a resolve preview per profile.
+ * into a chosen layer the caller may write), the YAML itself (document editor), and a resolve preview per profile.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
@@ -8,10 +8,11 @@ import { Title, useDataProvider, useNotify } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import type { VanceDataProvider } from '../api/dataProvider';
 import { diagnosticsOf, messageOf } from '../api/graphql';
-import { WRITABLE_LAYERS, type Layer, type ResolvedRecipe } from '../api/types';
+import type { Layer, ResolvedRecipe } from '../api/types';
 import { DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips, Tags } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 import { editPath } from '../layers/LayerList';
 import { WhitelistEditor } from './WhitelistEditor';
 import { readWhitelist, sameWhitelist, writeWhitelist, type Whitelist, type WhitelistReading } from './whitelist';
@@ -21,6 +22,7 @@ export function RecipeEdit() {
   const name = decodeURIComponent(id);
   const dp = useDataProvider<VanceDataProvider>();
   const notify = useNotify();
+  const can = useCan();
   const loaded = useAsync(async (p) => {
     const recipe = await p.recipe(name);
     const effective = recipe ? await p.effectiveDocument(recipe.path) : null;
@@ -40,8 +42,9 @@ export function RecipeEdit() {
     const read = agreeWithServer(readWhitelist(effective.document.content), loaded.data?.recipe ?? null);
     setReading({ ...read, path: effective.document.path });
     setWhitelist(read.whitelist);
-    setTarget(effective.source === 'RESOURCE' ? 'PROJECT' : effective.source);
-  }, [effective]);
+    const preferred: Layer = effective.source === 'RESOURCE' ? 'PROJECT' : effective.source;
+    setTarget(can.writes(preferred) ? preferred : can.writableLayers.find((l) => l !== 'USER') ?? can.writableLayers[0] ?? preferred);
+  }, [effective, can.loaded]);
 
   if (loaded.error) return <Alert severity="error">{messageOf(loaded.error)}</Alert>;
   if (!loaded.data) return null;
@@ -84,11 +87,13 @@ export function RecipeEdit() {
           {reading?.notes.map((n) => <Alert key={n} severity="warning" sx={{ my: 1 }} data-testid="whitelist-note">{n}.</Alert>)}
           {whitelist && reading?.path === recipe.path ? <WhitelistEditor recipe={recipe.name} value={whitelist} onChange={setWhitelist} skills={loaded.data.skills} disabled={Boolean(reading?.readOnly)} /> : null}
           <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
-            <TextField select size="small" label="Save into layer" value={target} onChange={(e) => setTarget(e.target.value as Layer)} sx={{ minWidth: 180 }}>
-              {WRITABLE_LAYERS.map((l) => <MenuItem key={l} value={l}>{l}</MenuItem>)}
-            </TextField>
+            {can.writes(target) ? (
+              <TextField select size="small" label="Save into layer" value={target} onChange={(e) => setTarget(e.target.value as Layer)} sx={{ minWidth: 180 }}>
+                {can.writableLayers.map((l) => <MenuItem key={l} value={l}>{l}</MenuItem>)}
+              </TextField>
+            ) : null}
             <Button variant="contained" onClick={() => void save()} data-testid="save-whitelist"
-              disabled={!whitelist || !reading || Boolean(reading.readOnly) || (sameWhitelist(whitelist, reading.whitelist) && !reading.notes.length && target === effective.source)}>Save whitelist</Button>
+              disabled={!can.writes(target) || !whitelist || !reading || Boolean(reading.readOnly) || (sameWhitelist(whitelist, reading.whitelist) && !reading.notes.length && target === effective.source)}>Save whitelist</Button>
             <Typography variant="body2" data-testid="whitelist-current">
               now: {recipe.allowedSkills === null ? 'no restriction' : recipe.allowedSkills.length ? `allowed ${recipe.allowedSkills.join(', ')}` : 'lockdown'}
               {recipe.defaultActiveSkills.length ? ` · default ${recipe.defaultActiveSkills.join(', ')}` : ''}

@@ -1,15 +1,17 @@
 /**
  * Settings: model aliases (`ai.alias.<prefix>.<name>`, seed 004 §11a) and providers (`ai.<provider>.*`;
  * keys are write-only and shown masked), every setting of the tenant or project; users, projects
- * and members live in PeopleSettings.
+ * and members live in PeopleSettings. Tenant settings change only with WRITE_TENANT_LAYER, a
+ * project's with WRITE_PROJECT_LAYER (Project.myPermissions); without it the forms are disabled.
  */
 import { useState } from 'react';
-import { Box, Button, Card, CardContent, Checkbox, FormControlLabel, MenuItem, Stack, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, MenuItem, Stack, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
 import { Title, useDataProvider, useNotify } from 'react-admin';
 import type { VanceDataProvider } from '../api/dataProvider';
 import { messageOf } from '../api/graphql';
 import type { Setting } from '../api/types';
 import { useAsync, useProject } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 import { PeopleSettings } from './PeopleSettings';
 
 const PROVIDERS = ['openai', 'anthropic', 'google', 'ollama', 'openai-compatible', 'lmstudio', 'offline'];
@@ -31,10 +33,17 @@ export function SettingsPage() {
   );
 }
 
-function useScope(): [string | null, (v: string | null) => void, string | null] {
+/** The scope picked (null: the tenant), its setter, the selected project, and whether the caller may write that scope. */
+function useScope(): [string | null, (v: string | null) => void, string | null, boolean] {
   const project = useProject();
+  const can = useCan();
   const [scope, setScope] = useState<'tenant' | 'project'>('tenant');
-  return [scope === 'tenant' ? null : project, (v) => setScope(v ? 'project' : 'tenant'), project];
+  const writable = can.writes(scope === 'tenant' ? 'VANCE' : 'PROJECT');
+  return [scope === 'tenant' ? null : project, (v) => setScope(v ? 'project' : 'tenant'), project, writable];
+}
+
+function ReadOnlyNote({ scope }: { scope: string | null }) {
+  return <Alert severity="info" data-testid="settings-read-only">{scope ? `Only admins of ${scope} change its settings.` : 'Only tenant admins change tenant settings.'}</Alert>;
 }
 
 function ScopeSelect({ value, onChange, project }: { value: string | null; onChange: (v: string | null) => void; project: string | null }) {
@@ -67,7 +76,7 @@ function SettingsTable({ rows }: { rows: Omit<Setting, 'id'>[] }) {
 function ModelSettings() {
   const dp = useDataProvider<VanceDataProvider>();
   const notify = useNotify();
-  const [scope, setScope, project] = useScope();
+  const [scope, setScope, project, writable] = useScope();
   const settings = useAsync((p) => p.settings(scope), [scope]);
   const [alias, setAlias] = useState('default:deep');
   const [aliasTarget, setAliasTarget] = useState('');
@@ -88,6 +97,7 @@ function ModelSettings() {
   return (
     <Stack spacing={2}>
       <ScopeSelect value={scope} onChange={setScope} project={project} />
+      {writable ? null : <ReadOnlyNote scope={scope} />}
       <Card variant="outlined">
         <CardContent>
           <Typography variant="subtitle1">Model aliases</Typography>
@@ -95,7 +105,7 @@ function ModelSettings() {
           <Stack direction="row" spacing={1} sx={{ my: 1 }}>
             <TextField size="small" label="Alias" value={alias} onChange={(e) => setAlias(e.target.value)} />
             <TextField size="small" label="provider:model" value={aliasTarget} onChange={(e) => setAliasTarget(e.target.value)} />
-            <Button variant="contained" disabled={!alias.includes(':')} onClick={() => void put(aliasKey(alias), aliasTarget.trim() || null)} data-testid="save-alias">Save alias</Button>
+            <Button variant="contained" disabled={!writable || !alias.includes(':')} onClick={() => void put(aliasKey(alias), aliasTarget.trim() || null)} data-testid="save-alias">Save alias</Button>
           </Stack>
           <SettingsTable rows={rows.filter((s) => s.key.startsWith('ai.alias.') || s.key.startsWith('ai.default.'))} />
         </CardContent>
@@ -108,9 +118,9 @@ function ModelSettings() {
               {PROVIDERS.map((p) => <MenuItem key={p} value={p}>{p}</MenuItem>)}
             </TextField>
             <TextField size="small" type="password" label="API key (write-only)" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="new-password" slotProps={{ htmlInput: { 'data-testid': 'provider-key' } }} />
-            <Button variant="contained" disabled={!apiKey} onClick={() => void put(`ai.${provider}.apiKey`, apiKey, true).then(() => setApiKey(''))} data-testid="save-provider-key">Save key</Button>
+            <Button variant="contained" disabled={!writable || !apiKey} onClick={() => void put(`ai.${provider}.apiKey`, apiKey, true).then(() => setApiKey(''))} data-testid="save-provider-key">Save key</Button>
             <TextField size="small" label="Base URL" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
-            <Button variant="outlined" onClick={() => void put(`ai.${provider}.baseUrl`, baseUrl.trim() || null)}>Save URL</Button>
+            <Button variant="outlined" disabled={!writable} onClick={() => void put(`ai.${provider}.baseUrl`, baseUrl.trim() || null)}>Save URL</Button>
           </Stack>
           <SettingsTable rows={rows.filter((s) => /^ai\.(?!alias\.|default\.)/.test(s.key))} />
         </CardContent>
@@ -122,7 +132,7 @@ function ModelSettings() {
 function AllSettings() {
   const dp = useDataProvider<VanceDataProvider>();
   const notify = useNotify();
-  const [scope, setScope, project] = useScope();
+  const [scope, setScope, project, writable] = useScope();
   const settings = useAsync((p) => p.settings(scope), [scope]);
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
@@ -140,12 +150,13 @@ function AllSettings() {
   return (
     <Stack spacing={2}>
       <ScopeSelect value={scope} onChange={setScope} project={project} />
+      {writable ? null : <ReadOnlyNote scope={scope} />}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <TextField size="small" label="Key" value={key} onChange={(e) => setKey(e.target.value)} />
         <TextField size="small" label="Value" type={secret ? 'password' : 'text'} value={value} onChange={(e) => setValue(e.target.value)} />
         <FormControlLabel control={<Checkbox checked={secret} onChange={(e) => setSecret(e.target.checked)} />} label="secret" />
-        <Button variant="contained" disabled={!key.trim()} onClick={() => void save(false)}>Save</Button>
-        <Button color="error" disabled={!key.trim()} onClick={() => void save(true)}>Remove</Button>
+        <Button variant="contained" disabled={!writable || !key.trim()} onClick={() => void save(false)}>Save</Button>
+        <Button color="error" disabled={!writable || !key.trim()} onClick={() => void save(true)}>Remove</Button>
       </Stack>
       <SettingsTable rows={settings.data ?? []} />
     </Stack>

@@ -1,7 +1,8 @@
 /**
  * One skill: what the cascade resolved and its policy. "Override in …" copies the skill's document
  * subtree (SKILL.md and its references/scripts) from the layer it comes from into an inner layer
- * (seed 000 §8), then opens the copy in the editor.
+ * (seed 000 §8), then opens the copy in the editor. Only layers the caller may write are offered
+ * (Project.myPermissions); a refusal still possible (permissions changed meanwhile) is an error.
  */
 import { useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
@@ -13,6 +14,7 @@ import { LAYERS, WRITABLE_LAYERS, type Layer, type Skill } from '../api/types';
 import { DiagnosticList } from '../common/CodeEditor';
 import { LayerChip, ShadowedChips, Tags } from '../common/Chips';
 import { useAsync } from '../common/useAsync';
+import { useCan } from '../common/useCan';
 import { editPath } from '../layers/LayerList';
 import { policyFlags, triggerText } from './SkillList';
 
@@ -36,6 +38,7 @@ export function SkillShow() {
   const notify = useNotify();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  const can = useCan();
   const loaded = useAsync((p) => p.skill(name), [name]);
   const skill = loaded.data;
   if (loaded.error) return <Alert severity="error">{messageOf(loaded.error)}</Alert>;
@@ -63,8 +66,8 @@ export function SkillShow() {
       </Stack>
       <Typography sx={{ my: 1 }}>{skill.description}</Typography>
       <Stack direction="row" spacing={1} sx={{ my: 2 }}>
-        <Button variant="contained" component={Link} to={editPath(skill.source, skill.path)}>{skill.source === 'RESOURCE' ? 'View' : 'Edit'} SKILL.md ({skill.source})</Button>
-        {innerLayers(skill.source).map((l) => (
+        <Button variant="contained" component={Link} to={editPath(skill.source, skill.path)}>{can.writes(skill.source) ? 'Edit' : 'View'} SKILL.md ({skill.source})</Button>
+        {innerLayers(skill.source).filter(can.writes).map((l) => (
           <Button key={l} variant="outlined" disabled={busy} onClick={() => void override(l)} data-testid={`override-${l}`}>Override in {l.toLowerCase()}</Button>
         ))}
       </Stack>

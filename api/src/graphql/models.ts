@@ -6,6 +6,7 @@
 import type { Layer } from '../domain/cascade/layer';
 import type { LayerDocument } from '../domain/cascade/document';
 import type { Diagnostic } from '../domain/errors';
+import type { ProjectPermission } from '../domain/access/project-permissions';
 import type { Project, ProjectRole } from '../domain/identity/identity';
 
 export interface DocumentModel extends LayerDocument {
@@ -22,6 +23,7 @@ export interface EffectiveDocumentModel {
 
 export interface ProjectModel extends Project {
   readonly myRole: ProjectRole | null;
+  readonly myPermissions: readonly ProjectPermission[];
 }
 
 export interface MembershipModel {

@@ -9,6 +9,7 @@ import {
 import type { CascadeScope } from '../cascade/scope';
 import type { IdentityStore } from './identity-store';
 import { validateLogin, validateProjectName, validateTenantName } from './names';
+import { canManageMembers } from '../access/project-permissions';
 import { isSystemAdmin, isTenantAdmin, type Principal } from './principal';
 
 export interface IdentityServiceOptions {
@@ -120,7 +121,7 @@ export class IdentityService {
     if (!PROJECT_ROLES.includes(role)) throw new InvalidInputError('INVALID_ROLE', `Unknown project role '${role}'`, 'role');
     const { project, membership: mine } = await this.listedProject(principal, projectName);
     if (project.kind === 'SYSTEM') throw new InvalidInputError('SYSTEM_PROJECT', `'${project.name}' is a system project; its members follow from the tenant`, 'project');
-    if (!isTenantAdmin(principal) && mine?.role !== 'ADMIN') throw new NotAllowedError(`manage members of '${project.name}'`);
+    if (!canManageMembers(principal, project, mine)) throw new NotAllowedError(`manage members of '${project.name}'`);
     const user = await this.store.findUserByLogin(principal.tenant.id, login);
     if (!user) throw new NotFoundError('User', login);
     const membership = await this.store.upsertMembership(project.id, user.id, role);

@@ -699,6 +699,11 @@ export type Project = {
   readonly createdAt: Scalars['DateTime']['output'];
   readonly id: Scalars['ID']['output'];
   readonly kind: ProjectKind;
+  /**
+   * What the caller may do in this project, derived from the checks the operations themselves make:
+   * a client offers an action only when it is listed here, and the operation allows exactly these.
+   */
+  readonly myPermissions: ReadonlyArray<ProjectPermission>;
   /** The caller's role in the project; null for system projects and for tenant admins who are not members. */
   readonly myRole?: Maybe<ProjectRole>;
   readonly name: Scalars['String']['output'];
@@ -715,6 +720,23 @@ export type ProjectMembership = {
   readonly project: Scalars['String']['output'];
   readonly role: ProjectRole;
 };
+
+/** What a caller may do in one project (Project.myPermissions). */
+export type ProjectPermission =
+  /** Create users and projects in the tenant (tenant admins). */
+  | 'ADMINISTER_TENANT'
+  /** Save a document that does not validate (putDocument force: true) in any layer the caller writes. */
+  | 'FORCE_SAVE'
+  /** Add members to this project and change their roles (project admins, tenant admins). */
+  | 'MANAGE_MEMBERS'
+  /** See the project: its documents, skills, recipes, settings and the caller's processes in it. */
+  | 'READ'
+  /** Write and delete documents in this project's PROJECT layer and change its settings (project admins, tenant admins; never a system project). */
+  | 'WRITE_PROJECT_LAYER'
+  /** Write and delete documents in the tenant's VANCE layer and change tenant settings (tenant admins). */
+  | 'WRITE_TENANT_LAYER'
+  /** Write and delete documents in the caller's own USER layer (always). */
+  | 'WRITE_USER_LAYER';
 
 export type ProjectRole =
   | 'ADMIN'
@@ -1662,6 +1684,7 @@ export type ResolversTypes = {
   Project: ResolverTypeWrapper<ProjectModel>;
   ProjectKind: ProjectKind;
   ProjectMembership: ResolverTypeWrapper<MembershipModel>;
+  ProjectPermission: ProjectPermission;
   ProjectRole: ProjectRole;
   PromptSection: ResolverTypeWrapper<PromptSection>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2142,6 +2165,7 @@ export type ProjectResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['ProjectKind'], ParentType, ContextType>;
+  myPermissions?: Resolver<ReadonlyArray<ResolversTypes['ProjectPermission']>, ParentType, ContextType>;
   myRole?: Resolver<Maybe<ResolversTypes['ProjectRole']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };

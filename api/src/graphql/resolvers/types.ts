@@ -12,6 +12,7 @@ export const User: UserResolvers = {
 
 export const Project: ProjectResolvers = {
   myRole: (project) => project.myRole,
+  myPermissions: (project) => project.myPermissions,
 };
 
 export const Document: DocumentResolvers = {
