@@ -104,7 +104,8 @@ describe('serveAdmin', () => {
     const gz = await get(`${base}/admin/assets/big.js`, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString()).toBe(BIG_JS);
-    for (const refused of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+    const refusals: Record<string, string>[] = [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }];
+    for (const refused of refusals) {
       const plain = await get(`${base}/admin/assets/big.js`, refused);
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body.toString()).toBe(BIG_JS);
