@@ -10,23 +10,19 @@ import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { Layout } from './layout/Layout';
 import { LoginPage } from './layout/LoginPage';
-import { DocumentEdit } from './layers/DocumentEdit';
-import { LayerList } from './layers/LayerList';
-import { ProcessList } from './processes/ProcessList';
-import { ProcessShow } from './processes/ProcessShow';
-import { RecipeEdit } from './recipes/RecipeEdit';
-import { RecipeList } from './recipes/RecipeList';
-import { SettingsPage } from './settings/SettingsPage';
-import { SkillList } from './skills/SkillList';
-import { SkillShow } from './skills/SkillShow';
-import { TriggerBench } from './skills/TriggerBench';
+import { RouteNotification } from './layout/RouteNotification';
+import { theme } from './layout/theme';
+// Pages are code-split (pages.tsx): each resource's chunk loads on first use.
+import { ActivationLog, DocumentEdit, LayerList, ProcessList, ProcessShow, RecipeEdit, RecipeList, SettingsPage, SkillList, SkillShow, TriggerBench } from './pages';
 
 export const App = () => (
-  <Admin title="Vance" dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} disableTelemetry>
+  <Admin title="Vance" dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} theme={theme} notification={RouteNotification} disableTelemetry>
     <Resource name="documents" options={{ label: 'Layers' }} list={LayerList} edit={DocumentEdit} />
     <Resource name="skills" list={SkillList} show={SkillShow} recordRepresentation="name" />
     <Resource name="recipes" list={RecipeList} edit={RecipeEdit} recordRepresentation="name" />
-    <Resource name="processes" list={<ProcessList />} show={ProcessShow} recordRepresentation="name" />
+    <Resource name="processes" list={<ProcessList />} show={ProcessShow} recordRepresentation="name">
+      <Route path=":id/log" element={<ActivationLog />} />
+    </Resource>
     <CustomRoutes>
       <Route path="/trigger-bench" element={<TriggerBench />} />
       <Route path="/settings" element={<SettingsPage />} />

@@ -95,8 +95,9 @@ export function ProcessShow() {
 function ProcessHeader({ process: p }: { process: Process }) {
   return (
     <>
-      <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: 'center' }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 1, alignItems: 'center', flexWrap: 'wrap' }}>
         <Link to="/processes">← processes</Link>
+        <Link to={`/processes/${encodeURIComponent(p.id)}/log`} data-testid="activation-log-link">activation log</Link>
         <Typography variant="h5">{p.name}</Typography>
         {p.title && <Typography variant="h6" color="text.secondary" data-testid="process-title">{p.title}</Typography>}
         <Chip size="small" label={p.status} />

@@ -2,6 +2,9 @@
  * Serves the built dashboard (admin/dist, built by `npm run build:admin`) at /admin on the API's
  * port: files by extension with their content type, index.html for every other path under /admin
  * (SPA fallback), nothing outside admin/dist (no directory traversal), GET and HEAD only.
+ * Compressed where the client accepts it: the build writes `<file>.br` / `<file>.gz` beside each text
+ * file (admin/vite.config.ts), served with Content-Encoding and `Vary: Accept-Encoding`. Hashed assets
+ * are immutable; index.html is revalidated every time (no-cache), cheaply: an ETag answers 304.
  * The dashboard itself is a client of /graphql like any other; this module only ships its files.
  */
 import { createReadStream } from 'node:fs';
@@ -69,26 +72,69 @@ export async function serveAdmin(req: IncomingMessage, res: ServerResponse, path
     return true;
   }
   const immutable = found !== null && relative.startsWith('assets/');
-  res.writeHead(200, {
+  const encoding = await negotiate(req.headers['accept-encoding'], target);
+  const served = encoding ? `${target}.${encoding.ext}` : target;
+  const servedInfo = encoding ? encoding.info : info;
+  // The ETag names the bytes sent: each encoding of a file has its own.
+  const etag = `W/"${servedInfo.size.toString(16)}-${Math.floor(servedInfo.mtimeMs).toString(16)}${encoding ? `-${encoding.ext}` : ''}"`;
+  const headers: Record<string, string | number> = {
     'content-type': CONTENT_TYPES[path.extname(target).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': info.size,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
-  });
+    etag,
+    ...(COMPRESSIBLE.has(path.extname(target).toLowerCase()) ? { vary: 'Accept-Encoding' } : {}),
+  };
+  if (ifNoneMatch(req.headers['if-none-match'], etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  res.writeHead(200, { ...headers, 'content-length': servedInfo.size, ...(encoding ? { 'content-encoding': encoding.name } : {}) });
   if (req.method === 'HEAD') {
     res.end();
     return true;
   }
   await new Promise<void>((resolve, reject) => {
-    createReadStream(target).on('error', reject).on('end', resolve).pipe(res);
+    createReadStream(served).on('error', reject).on('end', resolve).pipe(res);
   });
   return true;
 }
 
-async function isFile(file: string): Promise<{ size: number } | null> {
+/** Text files the build precompresses (admin/vite.config.ts). */
+const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.txt', '.map']);
+const ENCODINGS = [{ name: 'br', ext: 'br' }, { name: 'gzip', ext: 'gz' }] as const;
+
+/** The best precompressed copy the client accepts (q=0 refuses an encoding), or null for the file as is. */
+async function negotiate(header: string | string[] | undefined, file: string): Promise<{ name: string; ext: string; info: FileInfo } | null> {
+  if (!COMPRESSIBLE.has(path.extname(file).toLowerCase())) return null;
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  for (const encoding of ENCODINGS) {
+    const q = accepted.get(encoding.name) ?? (accepted.has('*') ? accepted.get('*')! : 0);
+    if (!(q > 0)) continue;
+    const info = await isFile(`${file}.${encoding.ext}`);
+    if (info) return { ...encoding, info };
+  }
+  return null;
+}
+
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
+}
+
+interface FileInfo { size: number; mtimeMs: number }
+
+async function isFile(file: string): Promise<FileInfo | null> {
   try {
     const s = await stat(file);
-    return s.isFile() ? { size: s.size } : null;
+    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
   } catch {
     return null;
   }

@@ -11,6 +11,7 @@ import { canAccessProcess } from './process-access';
 import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from './process-event';
 import type { EventBus } from '../events/event-bus';
 import { storedEventStream } from '../events/stored-event-stream';
+import type { EventPage } from '../events/event-page';
 import { filterAsyncIterator } from '../shared/push-iterator';
 import { mayReceiveProcessEvent, viewerScope } from './owner-view';
 import { preview, type ProcessEvents } from './process-events';
@@ -98,6 +99,23 @@ export class ProcessService {
       backlog: (since) => log.listEvents(process.tenantId, process.id, since),
     }, after);
     return filterAsyncIterator(stream, (e) => mayReceiveProcessEvent(principal, process, e.event));
+  }
+
+  /**
+   * The stored events `principal` may see, oldest first, after `page.afterEventId`: up to `page.limit`
+   * of them. Events withheld from a non-owner do not count, so the store is read on until the page is
+   * full or the log ends (a page shorter than the limit is the last).
+   */
+  async storedEvents(principal: Principal, processId: string, page: EventPage): Promise<StoredProcessEvent[]> {
+    const process = await this.get(principal, processId);
+    const out: StoredProcessEvent[] = [];
+    let after = page.afterEventId;
+    for (;;) {
+      const batch = await this.deps.store.listEvents(process.tenantId, process.id, after, page.limit);
+      for (const e of batch) if (out.length < page.limit && mayReceiveProcessEvent(principal, process, e.event)) out.push(e);
+      if (out.length >= page.limit || batch.length < page.limit) return out;
+      after = batch[batch.length - 1]!.id;
+    }
   }
 
   async pending(principal: Principal, processId: string): Promise<PendingMessage[]> {

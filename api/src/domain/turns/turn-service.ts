@@ -11,6 +11,7 @@ import type { TurnRunner } from './turn-runner';
 import type { TurnStore } from './turn-store';
 import { DomainError, NotFoundError } from '../errors';
 import type { Process } from '../processes/process';
+import type { EventPage } from '../events/event-page';
 
 class TurnNotRegenerableError extends DomainError {
   readonly code = 'TURN_NOT_REGENERABLE';
@@ -59,6 +60,13 @@ export class TurnService {
       await processes.deps.events.emit(process, { type: 'TURN_SCHEDULED', reason: `regenerateTurn: re-running turn ${last.id}.` });
       return updated;
     });
+  }
+
+  /** The stored turn events after `page.afterEventId`, as the caller may see them (like `events`). */
+  async storedEvents(principal: Principal, processId: string, page: EventPage): Promise<TurnEvent[]> {
+    const process = await this.deps.processes.get(principal, processId);
+    const events = await this.deps.store.listEvents(process.tenantId, process.id, page.afterEventId, page.limit);
+    return isOwner(principal, process) ? events : events.map((e) => turnEventFor(principal, process, e));
   }
 
   /** The access check happens before anything streams; what the owner's USER layer contributed only to the owner. */

@@ -773,6 +773,13 @@ export type Query = {
   readonly messages: ReadonlyArray<ChatLogMessage>;
   /** A process the caller may see (its owner, project admins, tenant admins). */
   readonly process: Process;
+  /**
+   * The stored process events the caller may see, oldest first: those after afterEventId (from the
+   * first when omitted), at most limit (default 200, 1 to 1000). The processEvents subscription's stored
+   * part as a query (events about the owner's USER layer reach the owner only); page on with the last
+   * event's id — a page shorter than limit is the last.
+   */
+  readonly processEventLog: ReadonlyArray<ProcessEvent>;
   readonly processes: ReadonlyArray<Process>;
   /**
    * Members of a project the caller can see (its members and tenant admins; any other project is
@@ -817,6 +824,13 @@ export type Query = {
   readonly tenants: ReadonlyArray<Tenant>;
   /** The server tools of this deployment with their labels: what recipe and skill tool lists select from (client tools come per session). */
   readonly toolCatalog: ReadonlyArray<CatalogTool>;
+  /**
+   * The stored turn events of a process, oldest first: those after afterEventId (from the first when
+   * omitted), at most limit (default 200, 1 to 1000). The turnEvents subscription's stored part as a
+   * query, with the same view (what the owner's USER layer contributed reaches the owner only); page on
+   * with the last event's id. The dashboard's activation log reads it.
+   */
+  readonly turnEventLog: ReadonlyArray<TurnEvent>;
   readonly turns: ReadonlyArray<Turn>;
   /** Every user of the caller's tenant for tenant and system admins, only the caller otherwise; by login. */
   readonly users: ReadonlyArray<User>;
@@ -891,6 +905,13 @@ export type QueryMessagesArgs = {
 
 export type QueryProcessArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryProcessEventLogArgs = {
+  afterEventId?: InputMaybe<Scalars['ID']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  processId: Scalars['ID']['input'];
 };
 
 
@@ -972,6 +993,13 @@ export type QuerySkillTriggerTestArgs = {
 export type QuerySkillsArgs = {
   project?: InputMaybe<Scalars['String']['input']>;
   surface?: InputMaybe<SkillSurface>;
+};
+
+
+export type QueryTurnEventLogArgs = {
+  afterEventId?: InputMaybe<Scalars['ID']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  processId: Scalars['ID']['input'];
 };
 
 
@@ -2194,6 +2222,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   messages?: Resolver<ReadonlyArray<ResolversTypes['ChatLogMessage']>, ParentType, ContextType, RequireFields<QueryMessagesArgs, 'processId'>>;
   process?: Resolver<ResolversTypes['Process'], ParentType, ContextType, RequireFields<QueryProcessArgs, 'id'>>;
+  processEventLog?: Resolver<ReadonlyArray<ResolversTypes['ProcessEvent']>, ParentType, ContextType, RequireFields<QueryProcessEventLogArgs, 'processId'>>;
   processes?: Resolver<ReadonlyArray<ResolversTypes['Process']>, ParentType, ContextType, RequireFields<QueryProcessesArgs, 'project'>>;
   projectMembers?: Resolver<ReadonlyArray<ResolversTypes['ProjectMembership']>, ParentType, ContextType, RequireFields<QueryProjectMembersArgs, 'project'>>;
   projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
@@ -2210,6 +2239,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
   toolCatalog?: Resolver<ReadonlyArray<ResolversTypes['CatalogTool']>, ParentType, ContextType>;
+  turnEventLog?: Resolver<ReadonlyArray<ResolversTypes['TurnEvent']>, ParentType, ContextType, RequireFields<QueryTurnEventLogArgs, 'processId'>>;
   turns?: Resolver<ReadonlyArray<ResolversTypes['Turn']>, ParentType, ContextType, RequireFields<QueryTurnsArgs, 'processId'>>;
   users?: Resolver<ReadonlyArray<ResolversTypes['User']>, ParentType, ContextType>;
   validateDocument?: Resolver<ReadonlyArray<ResolversTypes['Diagnostic']>, ParentType, ContextType, RequireFields<QueryValidateDocumentArgs, 'content' | 'path'>>;

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../../domain/errors';
 import { jsonObject } from '../json-argument';
+import { eventPage } from '../../domain/events/event-page';
 import { mapAsyncIterator } from '../../domain/shared/push-iterator';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { ProcessEventModel } from '../models';
@@ -8,6 +9,11 @@ export const processQueries: QueryResolvers = {
   process: async (_p, { id }, ctx) => ctx.services.processes.get(await ctx.principal(), id),
   processes: async (_p, { project, session }, ctx) => ctx.services.processes.list(await ctx.principal(), project, session ?? null),
   sessions: async (_p, { project }, ctx) => ctx.services.processes.sessions(await ctx.principal(), project),
+  processEventLog: async (_p, { processId, afterEventId, limit }, ctx) => {
+    const page = eventPage(afterEventId, limit);
+    const events = await ctx.services.processes.storedEvents(await ctx.principal(), processId, page);
+    return events.map((e): ProcessEventModel => ({ ...e.event, id: e.id, processId: e.processId, at: e.at }));
+  },
   skillCompletions: async (_p, { processId, prefix }, ctx) => ctx.services.activation.completions(await ctx.principal(), processId, prefix ?? ''),
 };
 

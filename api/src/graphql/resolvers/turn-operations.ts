@@ -1,11 +1,14 @@
 import { mapAsyncIterator } from '../../domain/shared/push-iterator';
 import { processMode } from '../../domain/processes/process-mode';
+import { eventPage } from '../../domain/events/event-page';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 
 /** Turns, the chat log, the next turn's composition and the turn event stream (issue 5). */
 export const turnQueries: QueryResolvers = {
   turns: async (_p, { processId }, ctx) => ctx.services.turns.turns(await ctx.principal(), processId),
   messages: async (_p, { processId }, ctx) => ctx.services.turns.messages(await ctx.principal(), processId),
+  turnEventLog: async (_p, { processId, afterEventId, limit }, ctx) =>
+    ctx.services.turns.storedEvents(await ctx.principal(), processId, eventPage(afterEventId, limit)),
   composeTurnPreview: async (_p, { processId }, ctx) => {
     const c = await ctx.services.turns.preview(await ctx.principal(), processId);
     return {
