@@ -43,7 +43,7 @@ if (!HAS_CHROMIUM) console.warn(`SKIPPED dashboard log/load e2e: ${CHROMIUM} is 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 /** What the browser loaded for a page: JS raw (decoded) and as transferred (encoded body), and two paint times. */
-interface LoadFigures { jsFiles: number; jsRaw: number; jsEncoded: number; firstContentfulPaint: number | null; meaningful: number }
+interface LoadFigures { jsFiles: number; jsNames: string[]; jsRaw: number; jsEncoded: number; firstContentfulPaint: number | null; meaningful: number }
 
 /** Records, in the page, when `selector` first appears (ms since navigation start). */
 const markWhenVisible = (selector: string) => `(() => {
@@ -62,6 +62,7 @@ async function measureLoad(context: BrowserContext, url: string, selector: strin
     const fcp = performance.getEntriesByType('paint').find((p) => p.name === 'first-contentful-paint');
     return {
       jsFiles: js.length,
+      jsNames: js.map((r) => r.name.split('/').pop()),
       jsRaw: js.reduce((s, r) => s + r.decodedBodySize, 0),
       jsEncoded: js.reduce((s, r) => s + r.encodedBodySize, 0),
       firstContentfulPaint: fcp ? fcp.startTime : null,
@@ -165,9 +166,13 @@ describe.skipIf(!HAS_CHROMIUM)('activation log, load and layout in Chromium', { 
         + `skills list (stored token): ${kb(beforeList.jsRaw)} raw, ${kb(beforeList.jsEncoded)} transferred, first list row visible ${beforeList.meaningful.toFixed(0)} ms`);
     }
     console.log(lines.join('\n'));
-    // Structural facts only: the first page loads less than half of the JavaScript, and compressed.
+    // Structural facts only: the first page loads none of the pages' own chunks (the editor above
+    // all), well under the whole of the JavaScript, and compressed. (What react, react-admin and MUI
+    // take is most of what is left: about half of the total, 47–54 % as the pages grew.)
     expect(total.files).toBeGreaterThan(5);
-    expect(login.jsRaw).toBeLessThan(total.raw * 0.5);
+    const lazy = /^(CodeEditor|DocumentEdit|RecipeEdit|ProcessShow|ActivationLog|SettingsPage|SkillShow|TriggerBench)-/;
+    expect(login.jsNames.filter((name) => lazy.test(name))).toEqual([]);
+    expect(login.jsRaw).toBeLessThan(total.raw * 0.6);
     expect(login.jsEncoded).toBeLessThan(login.jsRaw * 0.5);
     expect(list.jsRaw).toBeLessThan(total.raw * 0.75);
   });
