@@ -4,7 +4,7 @@
  * project `web` chosen — for the topic files (editor, message box, whitelist) that need no login
  * walk-through of their own (dashboard.test.ts has that). Screenshots go to test/e2e/screenshots/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -12,13 +12,12 @@ import { testDatabases } from '../support/databases';
 import { ADMIN_TOKEN, startTestVance, type TestVance } from '../graphql/harness';
 import type { Database } from '../../api/src/persistence';
 import { ensureAdminBuilt } from './build-admin';
+import { CHROMIUM, HAS_CHROMIUM, SHOTS, WAIT, launchChromium } from './chromium';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export { CHROMIUM, HAS_CHROMIUM, WAIT };
+
 export const PROJECT = 'web';
 /** Every wait: generous, for a loaded 2-core machine (expect.poll's own default is 1 s). */
-export const WAIT = 60_000;
-const SHOTS = path.join(__dirname, 'screenshots');
 
 export interface BrowserFixture {
   s: TestVance;
@@ -47,11 +46,7 @@ export async function openBrowserFixture(options: { runTurns?: boolean } = {}): 
     return result.data as any;
   };
   await ok(`mutation { createProject(name: "${PROJECT}") { name } }`);
-  const { chromium } = await import('playwright-core');
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser: Browser = await launchChromium();
   const pageErrors: string[] = [];
   const pageFor = async (token: string) => {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();

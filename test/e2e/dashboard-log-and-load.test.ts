@@ -21,12 +21,9 @@ import { ADMIN_TOKEN, eventually, startTestVance, type TestVance } from '../grap
 import type { Database } from '../../api/src/persistence';
 import { serveAdmin } from '../../api/src/graphql/admin-static';
 import { ADMIN_DIR, ensureAdminBuilt } from './build-admin';
+import { CHROMIUM, HAS_CHROMIUM, SHOTS, WAIT, launchChromium } from './chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SHOTS = path.join(__dirname, 'screenshots');
 const PROJECT = 'web';
-const WAIT = 60_000;
 const skill = (name: string, front: string[]) =>
   ['---', `title: ${name}`, `description: Skill ${name}`, 'version: "1.0.0"', ...front, '---', `Body of ${name}.`, ''].join('\n');
 const DOCS: Record<string, string> = {
@@ -109,11 +106,7 @@ describe.skipIf(!HAS_CHROMIUM)('activation log, load and layout in Chromium', { 
     expect((await s.gql(command, { id: processId, line: '/skill no-such-skill' })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await s.gql(`mutation($id: ID!) { sendMessage(processId: $id, text: "please deploy the site") { id } }`, { id: processId })).errors).toBeUndefined();
     await eventually(async () => (await turnLog()).some((e) => e.type === 'TurnFinished'), 50);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 300_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@
  * screenshots into test/e2e/screenshots/ (git-ignored), and users made over GraphQL with their tokens.
  * dashboard.test.ts predates it and keeps its own copy of the launch.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -12,12 +12,10 @@ import { testDatabases } from '../support/databases';
 import { startTestVance, type TestVance } from '../graphql/harness';
 import type { Database } from '../../api/src/persistence';
 import { ensureAdminBuilt } from './build-admin';
+import { CHROMIUM, HAS_CHROMIUM, SHOTS, WAIT, launchChromium } from './chromium';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
-export const SHOTS = path.join(__dirname, 'screenshots');
-// Waits only catch hangs: a loaded 2-core machine renders slowly.
-export const WAIT = 60_000;
+export { CHROMIUM, HAS_CHROMIUM, SHOTS, WAIT };
+
 
 export interface BrowserVance {
   readonly s: TestVance;
@@ -34,11 +32,7 @@ export async function startBrowserVance(): Promise<BrowserVance> {
   ensureAdminBuilt();
   const db: Database = await testDatabases()[0]!.open();
   const s = await startTestVance(db);
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   return {
     s,
     base: s.url.replace(/\/graphql$/, ''),

@@ -9,7 +9,7 @@
  * Screenshots of each main page go to test/e2e/screenshots/ (git-ignored).
  * Skipped only when /usr/bin/chromium is missing (CI installs it: .ci/run).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -17,10 +17,8 @@ import { testDatabases } from '../support/databases';
 import { ADMIN_TOKEN, startTestVance, type TestVance } from '../graphql/harness';
 import type { Database } from '../../api/src/persistence';
 import { ensureAdminBuilt } from './build-admin';
+import { CHROMIUM, HAS_CHROMIUM, SHOTS, WAIT, launchChromium } from './chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SHOTS = path.join(__dirname, 'screenshots');
 const PROJECT = 'web';
 const SKILL_PATH = '_vance/skills/e2e-notes/SKILL.md';
 const VALID_SKILL = ['---', 'title: E2E notes', 'description: Take notes in the e2e test', 'version: "1.0.0"', 'lifecycle: sticky', '---', 'Write short notes.', ''].join('\n');
@@ -31,7 +29,6 @@ if (!HAS_CHROMIUM) console.warn(`SKIPPED dashboard e2e: ${CHROMIUM} is missing (
 // Generous timeouts: the machines are shared (2 cores) and a loaded one renders slowly. Load: every
 // wait has the page's WAIT (expect.poll's own default is 1 s, which a busy machine outlasted), and
 // the tests' own timeout leaves room for several of them.
-const WAIT = 60_000;
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboard in Chromium — SKIPPED: ${CHROMIUM} is missing`, { timeout: 240_000 }, () => {
   let db: Database;
   let s: TestVance;
@@ -55,11 +52,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     base = s.url.replace(/\/graphql$/, '');
     expect((await s.gql('mutation { createProject(name: "web") { name } }')).errors).toBeUndefined();
     expect((await s.gql('mutation($p: String!, $c: String!) { putDocument(layer: PROJECT, project: "web", path: $p, content: $c) { version } }', { p: SKILL_PATH, c: VALID_SKILL })).errors).toBeUndefined();
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(WAIT);
     page.on('pageerror', (err) => pageErrors.push(err.message));
