@@ -137,11 +137,13 @@ async function serverMain(): Promise<void> {
   const { services } = vance;
   const single = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'fanout-1' });
   const many = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'fanout-n' });
-  // Server-side send time: the moment the event is published on the bus (after its row is written).
+  // Server-side send time: the moment the bus hands the event to the streams (after its row is
+  // written). Ordered, like the streams: on PostgreSQL they take this instance's events from their
+  // NOTIFY echo, which can come before the local delivery after the write (a negative latency).
   let published: Record<string, number> = {};
   services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
     if (e.type === 'TextDelta') published[e.id] = now();
-  });
+  }, { ordered: true });
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     if (line === 'times') {
