@@ -299,7 +299,18 @@ export class TypeOrmTurnStore implements TurnStore {
   async listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]> {
     const rows: { tenant_id: string; id: string }[] = await this.dataSource.query(
       // Due only: a failed turn's retry waits for its backoff (issue 14).
-      `SELECT tenant_id, id FROM processes WHERE turn_requested_at <= clock_timestamp() AND status = 'IDLE' ORDER BY turn_requested_at`);
+      // Repaired first: an IDLE process with a waiting message but no request. beginTurn can clear
+      // the request of a `queue` that committed while it waited for the process row, although that
+      // message was not in its snapshot (stranded-inbox.test.ts); if the queuing instance died before
+      // scheduling, only this finds it. Driven from the inbox, which is small.
+      `WITH repaired AS (UPDATE processes p SET turn_requested_at = clock_timestamp()
+         FROM (SELECT DISTINCT tenant_id, process_id FROM process_inbox WHERE failed_at IS NULL) waiting
+         WHERE p.tenant_id = waiting.tenant_id AND p.id = waiting.process_id AND p.turn_requested_at IS NULL AND p.status = 'IDLE'
+         RETURNING p.tenant_id, p.id, p.turn_requested_at)
+       SELECT tenant_id, id FROM (
+         SELECT tenant_id, id, turn_requested_at FROM processes WHERE turn_requested_at <= clock_timestamp() AND status = 'IDLE'
+         UNION ALL SELECT tenant_id, id, turn_requested_at FROM repaired) due
+       ORDER BY turn_requested_at`);
     return rows.map((r) => ({ tenantId: r.tenant_id, processId: r.id }));
   }
 }

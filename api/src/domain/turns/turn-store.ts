@@ -37,7 +37,10 @@ export interface TurnStore {
   listRunningTurns(): Promise<Turn[]>;
   /** The process's turns left RUNNING, for the holder of a lane taken over from a dead instance. */
   listRunningTurnsOf(processId: string): Promise<Turn[]>;
-  /** IDLE processes (all tenants) waiting for a turn: `turn_requested_at` set. */
+  /**
+   * IDLE processes (all tenants) waiting for a turn: `turn_requested_at` due; a process with a
+   * waiting message but no request gets one here first (a request lost to a race is repaired).
+   */
   listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]>;
 }
 
