@@ -63,7 +63,7 @@ interface Attack {
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const tiny = options.tiny ?? false;
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   const print = report.print;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-abuse-'));
   const database = await benchDatabase().open();

@@ -14,6 +14,27 @@ export interface BenchOptions {
   readonly tiny?: boolean;
   /** Where the tables go (default: stdout). */
   readonly print?: (line: string) => void;
+  /** Where the summary rows go (the runner prints them as one table at the end of `npm run bench`). */
+  readonly summary?: (row: SummaryRow) => void;
+}
+
+/**
+ * One line of the summary table of `npm run bench`: a figure the issues set a target for, next to
+ * the baseline it is compared with (both from the same run), their ratio, the target as text, and
+ * whether this run met it (null: no target, shown for information).
+ */
+export interface SummaryRow {
+  /** What was measured, e.g. "turn overhead p50, PGlite, 5 sticky skills". */
+  readonly name: string;
+  /** The figure as shown, e.g. "3.1 ms". */
+  readonly figure: string;
+  /** The baseline as shown, e.g. "bare provider call 0.1 ms" ('' when the target is absolute). */
+  readonly baseline: string;
+  /** figure ÷ baseline, or null when the target is absolute. */
+  readonly ratio: number | null;
+  /** The target as shown, e.g. "< 5 ms" or "≤ 1.5×". */
+  readonly target: string;
+  readonly met: boolean | null;
 }
 
 /** One printed ratio: a case's measure ÷ its table's baseline, both from the same run. */
@@ -29,7 +50,18 @@ export type Bench = (options?: BenchOptions) => Promise<readonly RatioRow[]>;
 export class BenchReport {
   readonly rows: RatioRow[] = [];
 
-  constructor(readonly print: (line: string) => void = (line) => console.log(line)) {}
+  readonly summaries: SummaryRow[] = [];
+
+  constructor(
+    readonly print: (line: string) => void = (line) => console.log(line),
+    private readonly summarySink?: (row: SummaryRow) => void,
+  ) {}
+
+  /** Records a summary row (and passes it to the runner's sink, when there is one). */
+  summary(row: SummaryRow): void {
+    this.summaries.push(row);
+    this.summarySink?.(row);
+  }
 
   /** Records `ratio` as a row of `table` and returns it, for printing in place. */
   ratio(table: string, name: string, ratio: number): number {

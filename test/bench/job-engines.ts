@@ -381,7 +381,7 @@ export interface JobEnginesResult {
 
 export async function runJobEngines(options: BenchOptions = {}): Promise<JobEnginesResult> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   const print = report.print;
   const url = process.env.TEST_DATABASE_URL;
   const total: Partial<Record<Engine, number>> = {};

@@ -90,7 +90,7 @@ async function measure(url: string, query: string | undefined, load: Load): Prom
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const { warmUp, measure: load } = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   const servers = await startServers();
   try {
     const rows: { name: string; rps: number; p99: number; errors: number }[] = [];

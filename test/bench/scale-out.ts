@@ -173,7 +173,7 @@ async function sendLatencies(on: Instance, id: string, samples: number, afterEac
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   const print = report.print;
   const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
   const where = store();

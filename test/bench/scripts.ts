@@ -109,7 +109,7 @@ async function roundTrip(s: Settings, report: BenchReport): Promise<void> {
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   await pool(s, report);
   await roundTrip(s, report);
   return report.rows;

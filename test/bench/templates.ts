@@ -351,7 +351,7 @@ function dos(s: Settings, report: BenchReport): void {
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   report.print(`# Templates: default nunjucks vs hardened in-process vs hardened in isolated-vm (node ${process.version})`);
   coldStart(s, report); // first: a later boot would find V8's code cache of the bundle already made
   await latency(s, report);

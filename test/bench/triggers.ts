@@ -118,7 +118,7 @@ const ms = (x: number) => (x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toF
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   const out = report.print;
   out(`# Trigger matching with the issue-8 controls: ${s.skills.toLocaleString('en')} skills, scan depth ${s.depth}\n`);
   let generated!: ReturnType<typeof generate>;

@@ -344,7 +344,7 @@ const n = (x: number) => x.toLocaleString('en');
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   /** naive ÷ ours, recorded as a row of `table`. */
   const ratio = (table: string, name: string, naiveMs: number, oursMs: number) => `${report.ratio(table, name, naiveMs / oursMs).toFixed(0)}×`;
   const isolate = new NunjucksTemplateEngine({ sandbox: 'isolate', limits: UNHURRIED_TEMPLATE_LIMITS });

@@ -411,7 +411,7 @@ async function fanOut(s: Settings, server: ServerHandle, n: number, processId: s
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const s = settings(options.tiny ?? false);
-  const report = new BenchReport(options.print);
+  const report = new BenchReport(options.print, options.summary);
   const out = report.print;
   const started = now();
   out(`\nTurn overhead: ${s.turns} turns, in-process, offline provider (chunkDelayMs 0), ${SKILLS.length} sticky skills …`);
