@@ -53,6 +53,18 @@ describe('IsolatedTemplateRenderer', () => {
     expect(renderer.render('ok', 'fine', {})).toEqual({ ok: true, output: 'fine' });
   });
 
+  it('replaces an isolate whose heap a large render left over recycleHeapMb, and keeps one that stayed small', () => {
+    const renderer = rendererWith({ ...NO_TIME_CAP, recycleHeapMb: 12 });
+    expect(renderer.render('n', '{{ rows | length }}', { rows: [1, 2] })).toEqual({ ok: true, output: '2' });
+    expect(renderer.recycled).toBe(0);
+    // About 200 000 parsed objects in the isolate: its heap grows far past 12 MB for this render.
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({ name: `row ${i}` }));
+    expect(renderer.render('n', '{{ rows | length }}', { rows })).toEqual({ ok: true, output: '200000' });
+    expect(renderer.recycled).toBe(1);
+    expect(renderer.render('n', '{{ rows | length }}', { rows: [1] })).toEqual({ ok: true, output: '1' });
+    expect(renderer.recycled).toBe(1);
+  });
+
   it('gives templates nothing of the host even without the hardening (no process, no require)', () => {
     const isolate = new (isolatedVm().Isolate)({ memoryLimit: 32 });
     try {

@@ -7,10 +7,13 @@
  * hook has a gap (no `process`, no `require`); a HARD time limit that also stops what the
  * cooperative budget cannot see (one catastrophic regex, a comparison of two huge strings); and a
  * heap limit, so an allocation bomb disposes the isolate instead of growing the service's heap.
- * After a timeout or a disposal the isolate is thrown away and the next render boots a new one.
+ * After a timeout or a disposal the isolate is thrown away and the next render boots a new one; so
+ * is an isolate whose heap stays above `recycleHeapMb` after a render (V8 keeps a heap it grew).
  *
- * The context crosses as JSON text (it is plain data already, templates/template-data.ts); the
- * outcome comes back as JSON text; a source crosses only when the isolate has not compiled it yet.
+ * The context crosses as JSON text (it is plain data already, templates/template-data.ts); a
+ * rendered text comes back as itself behind a one-letter tag ('o'), only a failure as JSON ('f'):
+ * escaping and re-parsing kilobytes of output per render cost more than the render's own checks.
+ * A source crosses only when the isolate has not compiled it yet.
  * `applySync` blocks the event loop for at most `hardTimeoutMs` (or `compileTimeoutMs` on a miss).
  */
 import { readFileSync } from 'node:fs';
@@ -20,12 +23,12 @@ import { createRenderCore, type RenderCoreConfig, type RenderOutcome } from '../
 import { RENDER_CORE_PARTS } from '../templates/render-core-parts';
 import type { TemplateRenderer } from '../templates/renderer';
 
-type IsolateLimits = Pick<TemplateLimits, 'hardTimeoutMs' | 'compileTimeoutMs' | 'memoryLimitMb'>;
+type IsolateLimits = Pick<TemplateLimits, 'hardTimeoutMs' | 'compileTimeoutMs' | 'memoryLimitMb'> & Partial<Pick<TemplateLimits, 'recycleHeapMb'>>;
 
 interface Running {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
-  /** (id, json) → outcome JSON, or '' when `id` is not compiled in the isolate. */
+  /** (id, json) → 'o' + output, 'f' + failure JSON, or '' when `id` is not compiled in the isolate. */
   readonly render: ivm.Reference<(id: string, json: string) => string>;
   /** (id, source) → failure JSON, or '' when it compiled. */
   readonly compile: ivm.Reference<(id: string, source: string) => string>;
@@ -53,7 +56,9 @@ export function bootstrapSource(config: RenderCoreConfig): string {
   var parts = {\n${parts}\n};
   var core = (${String(createRenderCore)})(globalThis.nunjucks, parts, ${JSON.stringify(config)});
   globalThis.__vanceRender = function (id, json) {
-    return core.has(id) ? JSON.stringify(core.renderCompiled(id, JSON.parse(json))) : '';
+    if (!core.has(id)) return '';
+    var outcome = core.renderCompiled(id, JSON.parse(json));
+    return outcome.ok ? 'o' + outcome.output : 'f' + JSON.stringify(outcome);
   };
   globalThis.__vanceCompile = function (id, source) {
     var failure = core.compile(id, source);
@@ -64,6 +69,7 @@ export function bootstrapSource(config: RenderCoreConfig): string {
 
 export class IsolatedTemplateRenderer implements TemplateRenderer {
   private running: Running | null = null;
+  private recycles = 0;
 
   constructor(
     private readonly config: RenderCoreConfig,
@@ -75,23 +81,33 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
     this.boot();
   }
 
+  /** Isolates replaced because their heap grew over `recycleHeapMb` — for tests and metrics. */
+  get recycled(): number {
+    return this.recycles;
+  }
+
   /**
    * Renders from the isolate's compile cache; on a miss the source is compiled first, in a call of
    * its own with `compileTimeoutMs`, so a large template's first compile in a cold isolate is not
    * cut short by the render limit.
    */
   render(id: string, source: string, data: Record<string, unknown>): RenderOutcome {
-    const running = this.boot();
+    const outcome = this.renderIn(this.boot(), id, source, data);
+    this.recycleIfGrown();
+    return outcome;
+  }
+
+  private renderIn(running: Running, id: string, source: string, data: Record<string, unknown>): RenderOutcome {
     const json = JSON.stringify(data);
     const first = this.call(running, 'render', () => running.render.applySync(undefined, [id, json], { timeout: this.limits.hardTimeoutMs }));
     if (typeof first !== 'string') return first;
-    if (first !== '') return JSON.parse(first) as RenderOutcome;
+    if (first !== '') return outcomeOf(first);
     const compiled = this.call(running, 'compile', () => running.compile.applySync(undefined, [id, source], { timeout: this.limits.compileTimeoutMs }));
     if (typeof compiled !== 'string') return compiled;
     if (compiled !== '') return JSON.parse(compiled) as RenderOutcome;
     const second = this.call(running, 'render', () => running.render.applySync(undefined, [id, json], { timeout: this.limits.hardTimeoutMs }));
     if (typeof second !== 'string') return second;
-    return second === '' ? { ok: false, reason: 'RUNTIME', message: 'the template sandbox lost a compiled template' } : JSON.parse(second) as RenderOutcome;
+    return second === '' ? { ok: false, reason: 'RUNTIME', message: 'the template sandbox lost a compiled template' } : outcomeOf(second);
   }
 
   dispose(): void {
@@ -103,6 +119,16 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
       running.compile.release();
       running.isolate.dispose();
     }
+  }
+
+  /** Disposes a live isolate whose heap is over the threshold (about 2 µs to ask). */
+  private recycleIfGrown(): void {
+    const running = this.running;
+    const thresholdMb = this.limits.recycleHeapMb;
+    if (!running || running.isolate.isDisposed || thresholdMb === undefined) return;
+    if (running.isolate.getHeapStatisticsSync().total_heap_size <= thresholdMb * 1024 * 1024) return;
+    this.recycles++;
+    this.dispose();
   }
 
   /** Runs one call into the isolate; a stopped or failed isolate is discarded, never reused. */
@@ -147,4 +173,9 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
       throw error;
     }
   }
+}
+
+/** The isolate's reply to a render: 'o' + output, or 'f' + the failure as JSON. */
+function outcomeOf(reply: string): RenderOutcome {
+  return reply[0] === 'o' ? { ok: true, output: reply.slice(1) } : JSON.parse(reply.slice(1)) as RenderOutcome;
 }

@@ -58,8 +58,14 @@ export declare namespace ivm {
     evalSync(code: string, options?: RunOptions & { filename?: string }): unknown;
     release(): void;
   }
+  interface HeapStatistics {
+    total_heap_size: number;
+    used_heap_size: number;
+    externally_allocated_size: number;
+  }
   interface Isolate {
     readonly isDisposed: boolean;
+    getHeapStatisticsSync(): HeapStatistics;
     readonly cpuTime: bigint;
     readonly wallTime: bigint;
     compileScript(code: string, options?: CompileOptions): Promise<Script & CachedDataResult>;

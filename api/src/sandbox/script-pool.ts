@@ -4,6 +4,8 @@
  * another script (a nested `vance.tool` → a skill script) while its caller's isolate is blocked in
  * applySyncPromise. After a clean run an isolate goes back to the pool while the pool is below its
  * size; an isolate that timed out, hit its memory limit or failed otherwise is disposed, never reused.
+ * So is one whose heap stays above `recycleHeapMb` after a run: V8 keeps a heap that a large result
+ * or argument made it grow, and a pool isolate lives as long as the server.
  */
 import { isolatedVm, type ivm } from './isolated-vm';
 import { BOOTSTRAP_FILENAME, BOOTSTRAP_SOURCE } from './script-bootstrap';
@@ -21,11 +23,18 @@ export class IsolatePool {
   /** Every isolate lent out, kept or cold, so dispose() reaches running ones too. */
   private readonly busy = new Set<SandboxIsolate>();
   private disposed = false;
+  private recycles = 0;
 
   constructor(
     private readonly size: number,
     private readonly memoryLimitMb: number,
+    private readonly recycleHeapMb: number = Infinity,
   ) {}
+
+  /** Isolates disposed after a clean run because their heap had grown over the threshold. */
+  get recycled(): number {
+    return this.recycles;
+  }
 
   /** How many isolates the pool keeps warm right now (never more than its size). */
   get warmCount(): number {
@@ -52,7 +61,9 @@ export class IsolatePool {
   release(entry: SandboxIsolate, reusable: boolean): void {
     this.busy.delete(entry);
     const keep = reusable && !this.disposed && !entry.isolate.isDisposed && (this.kept.has(entry) || this.kept.size < this.size);
-    if (keep) {
+    if (keep && this.grown(entry)) {
+      this.recycles++;
+    } else if (keep) {
       this.kept.add(entry);
       this.idle.push(entry);
       return;
@@ -67,6 +78,11 @@ export class IsolatePool {
     this.idle.length = 0;
     this.kept.clear();
     this.busy.clear();
+  }
+
+  /** Whether V8's committed heap of the isolate (garbage included) is over the threshold; ~2 µs. */
+  private grown(entry: SandboxIsolate): boolean {
+    return entry.isolate.getHeapStatisticsSync().total_heap_size > this.recycleHeapMb * 1024 * 1024;
   }
 
   private create(): SandboxIsolate {

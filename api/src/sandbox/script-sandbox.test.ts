@@ -186,6 +186,21 @@ describe('ScriptSandbox pool', () => {
     }
   });
 
+  it('replaces a warm isolate whose heap grew over recycleHeapMb in a run, and keeps one that did not', async () => {
+    const pool = new ScriptSandbox({ poolSize: 1, recycleHeapMb: 6, defaultTimeoutMs: 20_000 });
+    try {
+      await stillWorks(pool);
+      expect([pool.warmIsolates, pool.recycledIsolates]).toEqual([1, 0]);
+      // About 10 MB of live objects at the end of the run: the heap V8 grew for them is over 6 MB.
+      expect(await run('const rows = []; for (let i = 0; i < 150000; i++) rows.push({ i, s: "row " + i }); rows.length', {}, pool)).toBe(150000);
+      expect([pool.warmIsolates, pool.recycledIsolates]).toEqual([0, 1]);
+      await stillWorks(pool);
+      expect([pool.warmIsolates, pool.recycledIsolates]).toEqual([1, 1]);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('rejects runs after dispose and fails a run in flight with a ScriptError', async () => {
     const gone = new ScriptSandbox({ defaultTimeoutMs: 20_000 });
     // Load: dispose once the guest is blocked in the host call (a signal), not after a 50 ms sleep

@@ -26,6 +26,8 @@ export interface ScriptSandboxOptions {
   /** Warm isolates kept between runs. */
   readonly poolSize?: number;
   readonly memoryLimitMb?: number;
+  /** A warm isolate whose heap is over this many MB after a run is disposed, not kept (default 16). */
+  readonly recycleHeapMb?: number;
   readonly defaultTimeoutMs?: number;
   /** JSON length of a result. */
   readonly maxResultChars?: number;
@@ -42,6 +44,7 @@ type Limits = Required<ScriptSandboxOptions>;
 const DEFAULTS: Limits = {
   poolSize: 2,
   memoryLimitMb: 32,
+  recycleHeapMb: 16,
   defaultTimeoutMs: 1000,
   maxResultChars: 1_000_000,
   maxDepth: 64,
@@ -58,12 +61,17 @@ export class ScriptSandbox implements ScriptRunner {
   constructor(options: ScriptSandboxOptions = {}) {
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     this.limits = Object.freeze({ ...DEFAULTS, ...given });
-    this.pool = new IsolatePool(this.limits.poolSize, this.limits.memoryLimitMb);
+    this.pool = new IsolatePool(this.limits.poolSize, this.limits.memoryLimitMb, this.limits.recycleHeapMb);
   }
 
   /** Isolates kept warm right now (≤ poolSize); for tests and metrics. */
   get warmIsolates(): number {
     return this.pool.warmCount;
+  }
+
+  /** Warm isolates disposed because their heap had grown over `recycleHeapMb`; for tests and metrics. */
+  get recycledIsolates(): number {
+    return this.pool.recycled;
   }
 
   async run(request: ScriptRunRequest): Promise<ScriptRunResult> {

@@ -28,6 +28,11 @@ export interface TemplateLimits extends RenderLimits {
   readonly compileTimeoutMs: number;
   /** Heap of the isolate, in MB. */
   readonly memoryLimitMb: number;
+  /**
+   * The isolate is replaced after a render that leaves its heap (V8's committed heap, garbage
+   * included) above this many MB: an isolate that grew for one large render keeps that memory.
+   */
+  readonly recycleHeapMb: number;
   /** Render context caps: nesting depth, number of values, total string characters. */
   readonly maxContextDepth: number;
   readonly maxContextNodes: number;
@@ -46,6 +51,7 @@ export const DEFAULT_TEMPLATE_LIMITS: TemplateLimits = Object.freeze({
   hardTimeoutMs: 100,
   compileTimeoutMs: 2_000,
   memoryLimitMb: 64,
+  recycleHeapMb: 24,
   maxContextDepth: 32,
   maxContextNodes: 100_000,
   maxContextChars: 4_000_000,

@@ -18,7 +18,7 @@ import { IsolatedTemplateRenderer } from '../sandbox/isolated-template-renderer'
 import { InProcessTemplateRenderer, NODE_NUNJUCKS } from './in-process-renderer';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from './limits';
 import { freeVariables } from './referenced-variables';
-import type { RenderCoreConfig, RenderOutcome } from './render-core';
+import { DEFAULT_COMPILE_CACHE_CHARS, type RenderCoreConfig, type RenderOutcome } from './render-core';
 import type { TemplateRenderer } from './renderer';
 import { toTemplateData } from './template-data';
 import { endOf, innermostOpenConstruct } from './unclosed-tags';
@@ -34,6 +34,11 @@ export interface NunjucksTemplateEngineOptions {
   readonly templates?: Readonly<Record<string, string>>;
   /** Compiled templates kept (LRU by source hash), and check/variable results; default 500. */
   readonly cacheSize?: number;
+  /**
+   * Template source characters the compile cache keeps (in the isolate or in-process), and the
+   * characters of sources whose hash is remembered; default DEFAULT_COMPILE_CACHE_CHARS (4 M) each.
+   */
+  readonly cacheChars?: number;
 }
 
 /** Globals the environment defines (environment.ts); calling them is not reading a variable. */
@@ -46,22 +51,26 @@ export class NunjucksTemplateEngine implements TemplateEngine {
   private readonly renderer: TemplateRenderer;
   private readonly checks: LRUCache<string, readonly TemplateProblem[]>;
   private readonly variables: LRUCache<string, ReadonlySet<string>>;
+  /** Source → its hash, so a body rendered every turn is not re-hashed every turn; by characters. */
+  private readonly hashes: LRUCache<string, string>;
 
   constructor(options: NunjucksTemplateEngineOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_TEMPLATE_LIMITS, ...options.limits });
     this.sandbox = options.sandbox ?? 'isolate';
     const cacheSize = options.cacheSize ?? 500;
-    const config: RenderCoreConfig = { limits: renderLimitsOf(this.limits), templates: { ...options.templates }, cacheSize };
+    const cacheChars = options.cacheChars ?? DEFAULT_COMPILE_CACHE_CHARS;
+    const config: RenderCoreConfig = { limits: renderLimitsOf(this.limits), templates: { ...options.templates }, cacheSize, cacheChars };
     this.checker = new InProcessTemplateRenderer(config);
     this.renderer = this.sandbox === 'in-process' ? this.checker : new IsolatedTemplateRenderer(config, this.limits);
     // Keyed by source hash and holding small results (problems, names), so counted by entries.
     this.checks = new LRUCache({ max: cacheSize });
     this.variables = new LRUCache({ max: cacheSize });
+    this.hashes = new LRUCache({ maxSize: cacheChars, sizeCalculation: (hash, source) => source.length + hash.length });
   }
 
   check(source: string): TemplateProblem[] {
     if (source.length > this.limits.maxSourceLength) return [{ message: this.tooLong(), line: 1, column: 1 }];
-    const key = hashOf(source);
+    const key = this.hashOf(source);
     let problems = this.checks.get(key);
     if (!problems) {
       const failure = this.checker.check(source);
@@ -74,14 +83,14 @@ export class NunjucksTemplateEngine implements TemplateEngine {
   async render(source: string, context: Readonly<Record<string, unknown>>): Promise<string> {
     if (source.length > this.limits.maxSourceLength) throw new TemplateRenderError('RUNTIME', this.tooLong(), { line: 1, column: 1 });
     const data = toTemplateData(context, this.limits);
-    const outcome = this.renderer.render(hashOf(source), source, data);
+    const outcome = this.renderer.render(this.hashOf(source), source, data);
     if (outcome.ok) return outcome.output;
     const { message, line, column } = outcome.reason === 'SYNTAX' ? this.locate(outcome, source) : outcome;
     throw new TemplateRenderError(outcome.reason, message, { ...(line ? { line } : {}), ...(column ? { column } : {}) });
   }
 
   referencedVariables(source: string): ReadonlySet<string> {
-    const key = hashOf(source);
+    const key = this.hashOf(source);
     let names = this.variables.get(key);
     if (!names) {
       try {
@@ -114,11 +123,21 @@ export class NunjucksTemplateEngine implements TemplateEngine {
     return { message: failure.message, ...endOf(source) };
   }
 
+  /** Templates remembered in each of the engine's caches — for tests of their bounds. */
+  cacheUse(): { readonly hashedChars: number; readonly checks: number; readonly variables: number } {
+    return { hashedChars: this.hashes.calculatedSize, checks: this.checks.size, variables: this.variables.size };
+  }
+
+  private hashOf(source: string): string {
+    let hash = this.hashes.get(source);
+    if (hash === undefined) {
+      hash = createHash('sha256').update(source).digest('base64url');
+      this.hashes.set(source, hash);
+    }
+    return hash;
+  }
+
   private tooLong(): string {
     return `the template is longer than ${this.limits.maxSourceLength} characters`;
   }
-}
-
-function hashOf(source: string): string {
-  return createHash('sha256').update(source).digest('base64url');
 }

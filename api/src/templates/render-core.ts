@@ -29,8 +29,17 @@ export interface RenderCoreParts extends EnvironmentParts {
 export interface RenderCoreConfig {
   readonly limits: RenderLimits;
   readonly templates: Readonly<Record<string, string>>;
+  /** Compiled templates kept, at most. */
   readonly cacheSize: number;
+  /**
+   * Source characters of the compiled templates kept, at most (default DEFAULT_COMPILE_CACHE_CHARS):
+   * a compiled template's code grows with its source, so 500 long templates could hold hundreds of MB.
+   */
+  readonly cacheChars?: number;
 }
+
+/** The default character budget of the compile cache (about 4 M characters of template source). */
+export const DEFAULT_COMPILE_CACHE_CHARS = 4_000_000;
 
 export interface RenderCore {
   /** Renders `source` (cached under `id`) with `data`, a plain JSON-like object. */
@@ -44,6 +53,8 @@ export interface RenderCore {
   /** Compiles without running anything; null when the template compiles. */
   check(source: string): RenderOutcome | null;
   readonly cachedTemplates: () => number;
+  /** Source characters of the templates in the compile cache (≤ the cache's character budget). */
+  readonly cachedChars: () => number;
 }
 
 export function createRenderCore(nj: NunjucksModule, parts: RenderCoreParts, config: RenderCoreConfig): RenderCore {
@@ -53,7 +64,10 @@ export function createRenderCore(nj: NunjucksModule, parts: RenderCoreParts, con
   const known: KnownNames = { filters: env.filters, tests: env.tests };
   // Hand-written LRU (insertion order = LRU order), not lru-cache: this function is serialised into
   // the isolate, where nothing can be imported.
-  const cache = new Map<string, NjTemplate>();
+  const cache = new Map<string, { template: NjTemplate; chars: number }>();
+  // Not the imported constant: this function is serialised into the isolate (keep the two equal).
+  const maxChars = config.cacheChars ?? 4_000_000;
+  let cachedChars = 0;
 
   type Failure = Extract<RenderOutcome, { ok: false }>;
   interface ErrorLike { message?: unknown; lineno?: unknown; colno?: unknown; cause?: unknown; vanceReason?: LimitReason }
@@ -98,17 +112,25 @@ export function createRenderCore(nj: NunjucksModule, parts: RenderCoreParts, con
       cache.set(id, hit);
       return null;
     }
+    let template: NjTemplate;
     try {
-      cache.set(id, compileGuard.run(known, () => new nj.Template(source, env, undefined, true)));
+      template = compileGuard.run(known, () => new nj.Template(source, env, undefined, true));
     } catch (error) {
       return failure(error, 'compile');
     }
-    if (cache.size > config.cacheSize) cache.delete(cache.keys().next().value as string);
+    // A template over the whole budget is still kept (renderCompiled needs it) but evicts the rest.
+    cache.set(id, { template, chars: source.length });
+    cachedChars += source.length;
+    while (cache.size > 1 && (cache.size > config.cacheSize || cachedChars > maxChars)) {
+      const oldest = cache.keys().next().value as string;
+      cachedChars -= cache.get(oldest)!.chars;
+      cache.delete(oldest);
+    }
     return null;
   };
 
   const renderCompiled = (id: string, data: Record<string, unknown>): RenderOutcome => {
-    const template = cache.get(id);
+    const template = cache.get(id)?.template;
     if (!template) return { ok: false, reason: 'RUNTIME', message: 'the template is not compiled' };
     try {
       const output = guard.run(config.limits, () => template.render(data));
@@ -137,5 +159,6 @@ export function createRenderCore(nj: NunjucksModule, parts: RenderCoreParts, con
       }
     },
     cachedTemplates: () => cache.size,
+    cachedChars: () => cachedChars,
   };
 }
