@@ -1,7 +1,11 @@
+import { REALM_GUARD_SOURCE } from './script-realm-guard';
+
 /**
  * The guest side of the script sandbox: the source compiled once per isolate (script-pool.ts) and
- * run in every fresh context before the user's code. Its completion value is `start`, which the
- * host holds as a Reference and calls once per run; the guest global never holds a Reference (a
+ * run in every new context before any user code. Its completion value is `start`, which the
+ * host holds as a Reference and calls once per run — many runs per context: `start` first asks the
+ * realm guard (script-realm-guard.ts) whether the previous run left the context as it found it,
+ * and returns 'r' (run me in a fresh context) when not. The guest global never holds a Reference (a
  * Reference can be walked to the host's Function and `process`), only closures over it.
  *
  * Everything the driver needs from the language (JSON, eval, Reflect.apply, …) is captured here,
@@ -10,8 +14,8 @@
  * `Error.prepareStackTrace` (getThis/getFunction are undefined for strict frames), and `caller`
  * stops at them.
  *
- * Protocol (all strings, copied): `start(host, setupJson, code)` returns 'v' + result JSON or
- * 'e' + GuestFailure JSON. A host call sends (index, argsJson) and gets 'v' + JSON, 'u' (undefined),
+ * Protocol (all strings, copied): `start(host, setupJson, code)` returns 'v' + result JSON,
+ * 'e' + GuestFailure JSON, or 'r' when the context is not clean (nothing of the run was read yet). A host call sends (index, argsJson) and gets 'v' + JSON, 'u' (undefined),
  * 'e' + message (the host function failed) or 'o' + message (refused at the boundary: size/depth).
  * It is plain JavaScript in a string, not a TypeScript function passed through String(): tsx and
  * esbuild rewrite functions (e.g. `__name(...)` calls) in ways the isolate cannot run.
@@ -27,6 +31,8 @@ export interface GuestSetup {
   readonly maxResultChars: number;
   readonly maxHostArgChars: number;
   readonly maxMessageChars: number;
+  /** Four 32-bit words from the host's CSPRNG: this run's Math.random seed. */
+  readonly seed: readonly number[];
 }
 
 /**
@@ -61,6 +67,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
   var GuestRangeError = RangeError;
   var GuestTypeError = TypeError;
   var global = globalThis;
+  var guard = ${REALM_GUARD_SOURCE}(global);
 
   function cap(text, max) {
     return text.length > max ? apply(stringSlice, text, [0, max]) + '…' : text;
@@ -85,8 +92,9 @@ export const BOOTSTRAP_SOURCE = `(function () {
     return value;
   }
 
+  // Configurable, so that the realm guard can delete it before the next run in this context.
   function readOnly(target, key, value) {
-    defineProperty(target, key, { value: value, writable: false, enumerable: false, configurable: false });
+    defineProperty(target, key, { value: value, writable: false, enumerable: false, configurable: true });
   }
 
   function failure(kind, thrown, setup, size) {
@@ -174,7 +182,9 @@ export const BOOTSTRAP_SOURCE = `(function () {
   }
 
   return function start(host, setupJson, code) {
+    if (!guard.clean()) return 'r';
     var setup = parse(setupJson);
+    guard.reseed(setup.seed);
     var run = { boundary: null, boundaryKind: 'GUEST' };
     readOnly(global, 'args', deepFreeze(setup.args));
     readOnly(global, 'vance', buildVance(host, setup, run));

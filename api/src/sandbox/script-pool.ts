@@ -12,8 +12,25 @@ import { BOOTSTRAP_FILENAME, BOOTSTRAP_SOURCE } from './script-bootstrap';
 
 export interface SandboxIsolate {
   readonly isolate: ivm.Isolate;
-  /** Compiled once per isolate, run in each fresh context (script-bootstrap.ts). */
+  /** Compiled once per isolate, run in each new context (script-bootstrap.ts). */
   readonly bootstrap: ivm.Script;
+  /** The context the next run may reuse (its realm guard decides), or null. */
+  realm: SandboxRealm | null;
+}
+
+/** A context with the bootstrap run in it: `start` is the guest driver (script-bootstrap.ts). */
+export interface SandboxRealm {
+  readonly context: ivm.Context;
+  readonly start: ivm.Reference<(host: unknown, setupJson: string, code: string) => string>;
+}
+
+/** Frees a context and its driver (nothing to do once the isolate is disposed). */
+export function releaseRealm(entry: SandboxIsolate): void {
+  const realm = entry.realm;
+  entry.realm = null;
+  if (!realm || entry.isolate.isDisposed) return;
+  realm.start.release();
+  realm.context.release();
 }
 
 export class IsolatePool {
@@ -88,7 +105,7 @@ export class IsolatePool {
   private create(): SandboxIsolate {
     const isolate = new (isolatedVm().Isolate)({ memoryLimit: this.memoryLimitMb });
     try {
-      return { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE, { filename: BOOTSTRAP_FILENAME }) };
+      return { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE, { filename: BOOTSTRAP_FILENAME }), realm: null };
     } catch (error) {
       isolate.dispose();
       throw error;
@@ -98,6 +115,7 @@ export class IsolatePool {
 
 function destroy(entry: SandboxIsolate): void {
   if (entry.isolate.isDisposed) return;
+  releaseRealm(entry);
   entry.bootstrap.release();
   entry.isolate.dispose();
 }
