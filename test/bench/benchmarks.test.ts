@@ -20,7 +20,7 @@ const BENCHES: [name: string, bench: Bench, tables: string[]][] = [
   ['templates', templates, ['Cold start', 'Render latency']],
   ['turn-preparation', turnPreparation, ['naive ÷ ours, p50', 'naive ÷ ours, p99', 'naive p99 ÷ variant p99', 'Token estimate, tokenx ÷ chars/4']],
   ['turns', turns, ['Turn overhead, turn ÷ bare', 'Fan-out, many ÷ 1 subscriber']],
-  ['scripts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip']],
+  ['scripts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip', 'Memory after large operations ÷ idle']],
   ['triggers', triggers, ['naive ÷ index']],
   ['scale-out', scaleOut, [
     ...(process.env.TEST_DATABASE_URL ? ['Scale-out: turns/s ÷ 1 instance', 'Takeover ÷ lease'] : []), 'sendMessage: beside a waiting turn ÷ idle process',

@@ -3,9 +3,9 @@ import { REALM_GUARD_SOURCE } from './script-realm-guard';
 /**
  * The guest side of the script sandbox: the source compiled once per isolate (script-pool.ts) and
  * run in every new context before any user code. Its completion value is `start`, which the
- * host holds as a Reference and calls once per run — many runs per context: `start` first asks the
- * realm guard (script-realm-guard.ts) whether the previous run left the context as it found it,
- * and returns 'r' (run me in a fresh context) when not. The guest global never holds a Reference (a
+ * host holds as a Reference and calls once per run — many runs per context when `reuse` is true:
+ * `start` first asks the realm guard (script-realm-guard.ts) whether the previous run left the
+ * context as it found it, and returns 'r' (run me in a fresh context) when not. The guest global never holds a Reference (a
  * Reference can be walked to the host's Function and `process`), only closures over it.
  *
  * Everything the driver needs from the language (JSON, eval, Reflect.apply, …) is captured here,
@@ -14,7 +14,7 @@ import { REALM_GUARD_SOURCE } from './script-realm-guard';
  * `Error.prepareStackTrace` (getThis/getFunction are undefined for strict frames), and `caller`
  * stops at them.
  *
- * Protocol (all strings, copied): `start(host, setupJson, code)` returns 'v' + result JSON,
+ * Protocol (all strings, copied): `start(host, setupJson, code, reuse)` returns 'v' + result JSON,
  * 'e' + GuestFailure JSON, or 'r' when the context is not clean (nothing of the run was read yet). A host call sends (index, argsJson) and gets 'v' + JSON, 'u' (undefined),
  * 'e' + message (the host function failed) or 'o' + message (refused at the boundary: size/depth).
  * It is plain JavaScript in a string, not a TypeScript function passed through String(): tsx and
@@ -181,8 +181,8 @@ export const BOOTSTRAP_SOURCE = `(function () {
     }
   }
 
-  return function start(host, setupJson, code) {
-    if (!guard.clean()) return 'r';
+  return function start(host, setupJson, code, reuse) {
+    if (!guard.enter(reuse)) return 'r';
     var setup = parse(setupJson);
     guard.reseed(setup.seed);
     var run = { boundary: null, boundaryKind: 'GUEST' };

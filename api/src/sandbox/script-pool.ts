@@ -21,7 +21,7 @@ export interface SandboxIsolate {
 /** A context with the bootstrap run in it: `start` is the guest driver (script-bootstrap.ts). */
 export interface SandboxRealm {
   readonly context: ivm.Context;
-  readonly start: ivm.Reference<(host: unknown, setupJson: string, code: string) => string>;
+  readonly start: ivm.Reference<(host: unknown, setupJson: string, code: string, reuse: boolean) => string>;
 }
 
 /** Frees a context and its driver (nothing to do once the isolate is disposed). */
@@ -60,6 +60,11 @@ export class IsolatePool {
 
   get isDisposed(): boolean {
     return this.disposed;
+  }
+
+  /** Whether a clean run would put `entry` back in the pool (so its context is worth keeping). */
+  wouldKeep(entry: SandboxIsolate): boolean {
+    return !this.disposed && (this.kept.has(entry) || this.kept.size < this.size);
   }
 
   acquire(): SandboxIsolate {

@@ -88,10 +88,16 @@ describe('a warm context carries nothing from one run to the next (script-realm-
     expect(sandbox.contextsCreated).toBe(1);
   });
 
-  it('with reuseContexts: false, creates a context per run', async () => {
-    const fresh = new ScriptSandbox({ poolSize: 1, reuseContexts: false, defaultTimeoutMs: 20_000 });
+  it.each([
+    ['reuseContexts: false', { poolSize: 1, reuseContexts: false }],
+    ['a cold isolate per run (poolSize 0)', { poolSize: 0 }],
+  ])('with %s, creates a context per run, with the same language', async (_what, options) => {
+    const fresh = new ScriptSandbox({ ...options, defaultTimeoutMs: 20_000 });
     try {
-      for (let i = 0; i < 3; i++) await fresh.run({ source: '1', filename: 'a.js', mode: 'EXPRESSION', bindings: {} });
+      const probe = '[var1 = typeof FinalizationRegistry, typeof WebAssembly.compile, String(Math.random).includes("native code")]';
+      for (let i = 0; i < 3; i++) {
+        expect((await fresh.run({ source: `var var1; ${probe}`, filename: 'a.js', mode: 'EXPRESSION', bindings: {} })).value).toEqual(['undefined', 'undefined', false]);
+      }
       expect(fresh.contextsCreated).toBe(3);
     } finally {
       fresh.dispose();

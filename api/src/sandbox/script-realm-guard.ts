@@ -4,10 +4,13 @@
  * the bootstrap before any user code, that proves at the start of every run that the previous run
  * left nothing behind — and otherwise says so, and the host runs the script in a fresh context.
  *
- * - Snapshot: every object reachable from the global object and from the intrinsics that no
- *   property reaches (the iterator, generator and async-function prototypes, …), by own keys,
- *   property descriptors (value/getter/setter identity and flags), prototype and extensibility.
- *   Checking it again takes ~30–50 µs (about 700 objects, 2 100 properties).
+ * - Snapshot, taken before the first run of a context that is to be reused: every object reachable
+ *   from the global object and from the intrinsics that no property reaches (the iterator,
+ *   generator and async-function prototypes, …), by own keys, property descriptors
+ *   (value/getter/setter identity and flags), prototype and extensibility. Taking it costs ~5–40 ms
+ *   (V8 instantiates its lazy intrinsics), so a context used once (a cold isolate, `reuseContexts:
+ *   false`) skips it and is never entered again; checking it again takes ~30–50 µs (about 700
+ *   objects, 2 100 properties).
  * - Clean between runs: globals a run added (sloppy `var`, function declarations, assignments) are
  *   deleted when they are configurable; `let`/`const`/`class` of the eval'd code never reach the
  *   global scope (an indirect eval has its own lexical environment). Anything else that differs —
@@ -20,7 +23,8 @@
  *   cannot predict the next run's numbers from its own.
  *
  * It is plain JavaScript in a string (like script-bootstrap.ts), evaluated to a function of the
- * global object that returns `{ clean(), reseed(seed) }`. Everything it calls is captured first;
+ * global object that returns `{ enter(reuse), reseed(seed) }`; the API removal and the reseedable
+ * Math.random apply to every context, reused or not, so a script sees the same language either way. Everything it calls is captured first;
  * it reads only own properties of descriptors and of its own null-prototype records, so a polluted
  * prototype cannot run code inside the check.
  */
@@ -55,49 +59,56 @@ export const REALM_GUARD_SOURCE = `(function (global) {
   };
   define(Math, 'random', { value: random, writable: true, enumerable: false, configurable: true });
 
-  // Intrinsics no property reaches: made once here, their prototype chains join the snapshot.
-  var roots = [global];
-  function tryRoot(make) {
-    try { roots[roots.length] = make(); } catch (e) { /* not in this V8 */ }
-  }
-  tryRoot(() => [][Symbol.iterator]());
-  tryRoot(() => new Map()[Symbol.iterator]());
-  tryRoot(() => new Set()[Symbol.iterator]());
-  tryRoot(() => ''[Symbol.iterator]());
-  tryRoot(() => /a/[Symbol.matchAll]('a'));
-  tryRoot(() => function* () {});
-  tryRoot(() => (function* () {})());
-  tryRoot(() => async function () {});
-  tryRoot(() => async function* () {});
-  tryRoot(() => (async function* () {})());
-  tryRoot(() => [].values().map((x) => x));
-  tryRoot(() => Iterator.from({ next: () => ({ done: true }) }));
-  tryRoot(() => new Intl.Segmenter().segment(''));
-  tryRoot(() => new Intl.Segmenter().segment('')[Symbol.iterator]());
+  var entries = null, globalKeys = null;
 
-  var entries = [];
-  var seen = new KeySet();
   function flags(d, accessor) {
     return (d.enumerable ? 1 : 0) | (d.configurable ? 2 : 0) | (accessor ? 8 : (d.writable ? 4 : 0));
   }
-  function visit(o) {
-    if (o === null || (typeof o !== 'object' && typeof o !== 'function') || apply(setHas, seen, [o])) return;
-    apply(setAdd, seen, [o]);
-    var keys = ownKeys(o), values = [];
-    var entry = create(null);
-    entry.object = o; entry.proto = protoOf(o); entry.extensible = isExtensible(o); entry.keys = keys; entry.values = values;
-    entries[entries.length] = entry;
-    for (var i = 0; i < keys.length; i++) {
-      var d = describe(o, keys[i]);
-      if (apply(hasOwn, d, ['value'])) { values[3 * i] = d.value; values[3 * i + 1] = undefined; values[3 * i + 2] = flags(d, false); }
-      else { values[3 * i] = d.get; values[3 * i + 1] = d.set; values[3 * i + 2] = flags(d, true); }
+
+  // Takes the snapshot (once, before the context's first run when it is to be reused). Walking every
+  // intrinsic makes V8 instantiate its lazy ones: ~5–40 ms, so a context used once never pays it.
+  function watch() {
+    // Intrinsics no property reaches: made once here, their prototype chains join the snapshot.
+    var roots = [global];
+    function tryRoot(make) {
+      try { roots[roots.length] = make(); } catch (e) { /* not in this V8 */ }
     }
-    visit(entry.proto);
-    for (var j = 0; j < values.length; j += 3) { visit(values[j]); visit(values[j + 1]); }
+    tryRoot(() => [][Symbol.iterator]());
+    tryRoot(() => new Map()[Symbol.iterator]());
+    tryRoot(() => new Set()[Symbol.iterator]());
+    tryRoot(() => ''[Symbol.iterator]());
+    tryRoot(() => /a/[Symbol.matchAll]('a'));
+    tryRoot(() => function* () {});
+    tryRoot(() => (function* () {})());
+    tryRoot(() => async function () {});
+    tryRoot(() => async function* () {});
+    tryRoot(() => (async function* () {})());
+    tryRoot(() => [].values().map((x) => x));
+    tryRoot(() => Iterator.from({ next: () => ({ done: true }) }));
+    tryRoot(() => new Intl.Segmenter().segment(''));
+    tryRoot(() => new Intl.Segmenter().segment('')[Symbol.iterator]());
+
+    entries = [];
+    var seen = new KeySet();
+    function visit(o) {
+      if (o === null || (typeof o !== 'object' && typeof o !== 'function') || apply(setHas, seen, [o])) return;
+      apply(setAdd, seen, [o]);
+      var keys = ownKeys(o), values = [];
+      var entry = create(null);
+      entry.object = o; entry.proto = protoOf(o); entry.extensible = isExtensible(o); entry.keys = keys; entry.values = values;
+      entries[entries.length] = entry;
+      for (var i = 0; i < keys.length; i++) {
+        var d = describe(o, keys[i]);
+        if (apply(hasOwn, d, ['value'])) { values[3 * i] = d.value; values[3 * i + 1] = undefined; values[3 * i + 2] = flags(d, false); }
+        else { values[3 * i] = d.get; values[3 * i + 1] = d.set; values[3 * i + 2] = flags(d, true); }
+      }
+      visit(entry.proto);
+      for (var j = 0; j < values.length; j += 3) { visit(values[j]); visit(values[j + 1]); }
+    }
+    for (var r = 0; r < roots.length; r++) visit(roots[r]);
+    globalKeys = new KeySet();
+    for (var g = 0; g < entries[0].keys.length; g++) apply(setAdd, globalKeys, [entries[0].keys[g]]);
   }
-  for (var r = 0; r < roots.length; r++) visit(roots[r]);
-  var globalKeys = new KeySet();
-  for (var g = 0; g < entries[0].keys.length; g++) apply(setAdd, globalKeys, [entries[0].keys[g]]);
 
   function unchanged(entry) {
     var o = entry.object;
@@ -127,8 +138,17 @@ export const REALM_GUARD_SOURCE = `(function (global) {
     return true;
   }
 
+  var used = false;
   return {
-    clean: function () {
+    // Whether this run may use the context: a first run always may (taking the snapshot first when
+    // the context is to be reused); a later one only in a watched context that is clean again.
+    enter: function (reuse) {
+      if (!used) {
+        used = true;
+        if (reuse) watch();
+        return true;
+      }
+      if (!reuse || entries === null) return false;
       if (!dropAddedGlobals()) return false;
       for (var i = 0; i < entries.length; i++) if (!unchanged(entries[i])) return false;
       apply(regexExec, emptyRegex, ['']);

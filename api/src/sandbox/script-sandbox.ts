@@ -161,21 +161,24 @@ export class ScriptSandbox implements ScriptRunner {
         if (!isolate.isDisposed) isolate.dispose();
       },
     });
+    // Only a pooled isolate's context is kept for the next run (and worth the guard's snapshot).
+    const reuse = this.limits.reuseContexts && this.pool.wouldKeep(entry);
     try {
       let reply = 'r';
       for (let attempt = 0; reply === 'r' && attempt < 2; attempt++) {
-        if (attempt > 0 || !this.limits.reuseContexts) releaseRealm(entry);
+        if (attempt > 0) releaseRealm(entry);
         const realm = entry.realm ?? (entry.realm = this.newRealm(entry));
-        reply = await realm.start.apply(undefined, [host, setupJson, code], { timeout: Math.min(cpuTimeoutMs, timeoutMs) }) as string;
+        reply = await realm.start.apply(undefined, [host, setupJson, code, reuse], { timeout: Math.min(cpuTimeoutMs, timeoutMs) }) as string;
         if (isolate.isDisposed) throw new Error('Isolate was disposed during execution');
       }
-      if (reply === 'r') throw new Error('a fresh context was not clean');
+      if (reply === 'r') throw new Error('a fresh context refused its first run');
       return reply;
     } catch (error) {
       throw rejection(error, { timedOut, computeSpent, hostCallsSpent: calls.overCalls, isolateDisposed: isolate.isDisposed, sandboxDisposed: this.pool.isDisposed }, ctx());
     } finally {
       clearTimeout(guard);
       host.release();
+      if (!reuse) releaseRealm(entry);
     }
   }
 
