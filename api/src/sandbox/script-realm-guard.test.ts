@@ -61,6 +61,21 @@ describe('a warm context carries nothing from one run to the next (script-realm-
     expect(fresh).toBe(true);
   });
 
+  it('runs a script after a dirty context in a fresh one, and gives the next run a watched one again', async () => {
+    await run('1');
+    await run('Array.prototype.dirty = 1; 1');
+    const before = sandbox.contextsCreated;
+    expect(await run('typeof [].dirty')).toBe('undefined'); // the plain fresh context, used once
+    expect(await run('typeof [].dirty')).toBe('undefined'); // a new watched context
+    expect(await run('var x = 1; x')).toBe(1); // reused
+    expect(sandbox.contextsCreated - before).toBe(2);
+  });
+
+  it('gives a fresh context after a run that added thousands of globals (deleting them would cost the next run)', async () => {
+    const { seen, fresh } = await after('for (let i = 0; i < 5000; i++) globalThis["g" + i] = i; 1', 'typeof g1');
+    expect({ seen, fresh }).toEqual({ seen: 'undefined', fresh: true });
+  });
+
   it('runs promise jobs of a run before the next run starts: what they leave is cleaned like the rest', async () => {
     const global = await after('Promise.resolve().then(() => { globalThis.late = args.secret; }); 1', 'typeof late', { args: { secret: 's' } });
     expect(global).toEqual({ seen: 'undefined', fresh: false });

@@ -127,9 +127,11 @@ export const REALM_GUARD_SOURCE = `(function (global) {
     return true;
   }
 
-  // Deletes the globals a run added; false when one cannot be deleted.
+  // Deletes the globals a run added; false when one cannot be deleted, or when there are so many
+  // that deleting them would cost the next run more than a fresh context.
   function dropAddedGlobals() {
     var keys = ownKeys(global);
+    if (keys.length > entries[0].keys.length + 1000) return false;
     for (var i = 0; i < keys.length; i++) {
       if (apply(setHas, globalKeys, [keys[i]])) continue;
       var d = describe(global, keys[i]);

@@ -140,8 +140,9 @@ export class ScriptSandbox implements ScriptRunner {
   }
 
   /**
-   * One async call into the isolate's context under both time limits (a fresh context when the
-   * realm guard answers 'r': the previous run changed it); rejects only with ScriptError.
+   * One async call into the isolate's context under both time limits (a second one in a fresh
+   * context when the realm guard answers 'r': the previous run changed it); rejects only with
+   * ScriptError.
    */
   private async execute(entry: SandboxIsolate, calls: HostCalls, setupJson: string, code: string, timeoutMs: number, cpuTimeoutMs: number, ctx: () => OutcomeContext): Promise<string> {
     const { isolate } = entry;
@@ -170,14 +171,20 @@ export class ScriptSandbox implements ScriptRunner {
         if (!isolate.isDisposed) isolate.dispose();
       },
     });
+    let keep = reuse;
     try {
-      let reply = 'r';
-      for (let attempt = 0; reply === 'r' && attempt < 2; attempt++) {
-        if (attempt > 0) releaseRealm(entry);
-        const realm = entry.realm ?? (entry.realm = await this.newRealm(entry, reuse));
-        reply = await realm.start.apply(undefined, [host, setupJson, code, reuse], { timeout: Math.min(cpuTimeoutMs, timeoutMs) }) as string;
-        if (isolate.isDisposed) throw new Error('Isolate was disposed during execution');
+      const timeout = Math.min(cpuTimeoutMs, timeoutMs);
+      let reply = await entry.realm!.start.apply(undefined, [host, setupJson, code, reuse], { timeout }) as string;
+      if (reply === 'r') {
+        // The previous run changed the context: this run gets a plain fresh one (~1 ms, no snapshot,
+        // so one script that dirties every context costs the next run little); the next run on
+        // this isolate prepares a watched one before its clocks start.
+        keep = false;
+        releaseRealm(entry);
+        entry.realm = await this.newRealm(entry, false);
+        reply = await entry.realm.start.apply(undefined, [host, setupJson, code, false], { timeout }) as string;
       }
+      if (isolate.isDisposed) throw new Error('Isolate was disposed during execution');
       if (reply === 'r') throw new Error('a fresh context refused its first run');
       return reply;
     } catch (error) {
@@ -185,7 +192,7 @@ export class ScriptSandbox implements ScriptRunner {
     } finally {
       clearTimeout(guard);
       host.release();
-      if (!reuse) releaseRealm(entry);
+      if (!keep) releaseRealm(entry);
     }
   }
 
