@@ -39,7 +39,7 @@ describe('the packaged template of an embedded data directory', () => {
       const open = logger.entries.find((e) => e.msg === 'database open')!;
       expect(open.migrationsApplied).toEqual([]);
       expect(open.reopened).toBe(false);
-      const [{ n }] = (await db.dataSource.query('SELECT count(*)::int AS n FROM migrations')) as { n: number }[];
+      const n = ((await db.dataSource.query('SELECT count(*)::int AS n FROM migrations')) as { n: number }[])[0]!.n;
       expect(n).toBeGreaterThan(0);
     } finally {
       await db.close();
@@ -76,7 +76,7 @@ describe('the packaged template of an embedded data directory', () => {
       const open = logger.entries.find((e) => e.msg === 'database open')!;
       expect((open.migrationsApplied as string[]).length).toBeGreaterThan(0);
       expect(open.reopened).toBe(true);
-      const [{ n }] = (await db.dataSource.query('SELECT count(*)::int AS n FROM migrations')) as { n: number }[];
+      const n = ((await db.dataSource.query('SELECT count(*)::int AS n FROM migrations')) as { n: number }[])[0]!.n;
       expect(n).toBe((open.migrationsApplied as string[]).length); // the reopened PGlite sees them
     } finally {
       await db.close();
