@@ -19,7 +19,7 @@ import type { PgliteDriver } from './persistence/pglite-pool';
 import { DEFAULT_TEMPLATE_ROOT } from './persistence/pglite-template';
 import type { ModelProvider } from './domain/llm/model-provider';
 import type { ServerTool } from './domain/tools/server-tool';
-import { ProviderRegistry } from './llm';
+import { ProviderRegistry } from './llm/provider-registry';
 import { ScriptSandbox } from './sandbox/script-sandbox';
 import { loadIsolatedVm } from './sandbox/isolated-vm';
 
