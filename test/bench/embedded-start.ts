@@ -121,11 +121,13 @@ async function sessionClient(url: string) {
   await gql(PUT, { path: '_vance/skills/blob/SKILL.md', c: '---\ntitle: Blob\ndescription: Returns a large text\nversion: "1.0.0"\nscripts:\n  - name: big\n    target: BRAIN\n    file: scripts/big.js\n    description: Returns n characters.\n---\nBlob.\n' });
   await gql(PUT, { path: '_vance/skills/blob/scripts/big.js', c: "'x'.repeat(args.n)" });
   const spawnOne = async (): Promise<string> => {
-    const id = (await gql('mutation { spawnProcess(input: { project: "lab", recipe: "quick" }) { id } }')).spawnProcess.id as string;
+    const name = `worker-${processes.length + 1}`;
+    const id = (await gql('mutation S($n: String!) { spawnProcess(input: { project: "lab", recipe: "quick", name: $n }) { id } }', { n: name })).spawnProcess.id as string;
     await gql('mutation A($id: ID!) { activateSkill(processId: $id, name: "blob") { outcome } }', { id });
     return id;
   };
-  const processes = [await spawnOne()];
+  const processes: string[] = [];
+  processes.push(await spawnOne());
   const finished = new Map<string, number>();
   const turn = async (text: string): Promise<void> => {
     const id = processes[processes.length - 1]!;
