@@ -39,8 +39,8 @@ const TARGET = { emptyMs: 5_000, emptyRssMb: 400, existingMs: 1_500, existingRss
 interface Running {
   readonly child: ChildProcess;
   readonly url: string;
-  /** Resolves at the next `gc-done` line of the server's stderr. */
-  nextGc(): Promise<void>;
+  /** Resolves at the next `gc-done` line of the server's stderr, with the main thread's memoryUsage(). */
+  nextGc(): Promise<NodeJS.MemoryUsage>;
 }
 interface Started { readonly running: Running; readonly healthzMs: number; readonly rssAtHealthzMb: number }
 
@@ -53,6 +53,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/**
+ * RSS of the process's WebAssembly memories — PGlite's, here: anonymous mappings of 100 MB or more
+ * in /proc/<pid>/smaps (PGlite's starts at 128 MB; V8's heap pages and malloc's arenas are smaller).
+ */
+function wasmRssMb(pid: number): number {
+  let total = 0;
+  let anonymous = false;
+  let large = false;
+  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (mapping) anonymous = mapping[1] === '0' && mapping[2] === '';
+    const size = /^Size:\s+(\d+) kB/.exec(line);
+    if (size) large = anonymous && Number(size[1]) >= 100 * 1024;
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && large) total += Number(rss[1]);
+  }
+  return total / 1024;
 }
 
 async function freePort(): Promise<number> {
@@ -70,10 +89,11 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
-  let gcWaiters: (() => void)[] = [];
+  let gcWaiters: ((usage: NodeJS.MemoryUsage) => void)[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
-    if (line !== 'gc-done') return void stderr.push(line);
-    for (const resolve of gcWaiters) resolve();
+    if (!line.startsWith('gc-done ')) return void stderr.push(line);
+    const usage = JSON.parse(line.slice('gc-done '.length)) as NodeJS.MemoryUsage;
+    for (const resolve of gcWaiters) resolve(usage);
     gcWaiters = [];
   });
   const running: Running = { child, url, nextGc: () => new Promise((resolve) => gcWaiters.push(resolve)) };
@@ -96,13 +116,20 @@ async function stop(running: Running): Promise<void> {
   await exited;
 }
 
-/** A full GC of the server's main heap (gc-on-signal.cjs), then its RSS once settled. */
-async function rssAfterGc(running: Running): Promise<number> {
+interface AfterGc { readonly rssMb: number; readonly heapMb: number; readonly buffersMb: number; readonly wasmMb: number }
+
+/**
+ * A full GC of the server's main heap (gc-on-signal.cjs), then its RSS once settled, with the main
+ * thread's V8 heap and its external/ArrayBuffer memory: the rest of the RSS is code, the worker
+ * threads (PGlite's WebAssembly memory, the validation pool) and the sandbox isolates.
+ */
+async function rssAfterGc(running: Running): Promise<AfterGc> {
   const done = running.nextGc();
   running.child.kill('SIGUSR2');
-  await done;
+  const usage = await done;
   await sleep(500);
-  return rssMb(running.child.pid!);
+  const pid = running.child.pid!;
+  return { rssMb: rssMb(pid), heapMb: usage.heapTotal / 2 ** 20, buffersMb: usage.external / 2 ** 20, wasmMb: wasmRssMb(pid) };
 }
 
 interface Gql { data?: any; errors?: { message: string }[] }
@@ -242,7 +269,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     // The day-like session, on the existing directory.
     const x = await startProcess(server, env(existingDir));
     try {
-      const idle = await rssAfterGc(x.running);
+      const idleGc = await rssAfterGc(x.running);
+      const idle = idleGc.rssMb;
       const session = await sessionClient(`${x.running.url}graphql`);
       const sessionStarted = performance.now();
       await session.runUntil(firstOps);
@@ -250,16 +278,17 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       await session.runUntil(totalOps);
       const afterAll = rssMb(x.running.child.pid!);
       const seconds = (performance.now() - sessionStarted) / 1000;
-      const afterGc = await rssAfterGc(x.running);
+      const afterGcUsage = await rssAfterGc(x.running);
+      const afterGc = afterGcUsage.rssMb;
       const memory = 'Server RSS ÷ idle';
       print(`\n### Server RSS through a session (${totalOps} mixed operations in ${f(seconds, 1)} s; load after: ${load()})\n`);
-      print('| when | RSS, MB | ÷ idle |');
-      print('| --- | --- | --- |');
-      print(`| idle after start, after a full GC | ${f(idle)} | 1 |`);
-      print(`| after ${firstOps} operations | ${f(afterFirst)} | ${f(report.ratio(memory, `after ${firstOps} operations`, afterFirst / idle), 2)} |`);
-      print(`| after ${totalOps} operations | ${f(afterAll)} | ${f(report.ratio(memory, `after ${totalOps} operations`, afterAll / idle), 2)} |`);
+      print('| when | RSS, MB | ÷ idle | main heap / external / PGlite (wasm), MB |');
+      print('| --- | --- | --- | --- |');
+      print(`| idle after start, after a full GC | ${f(idle)} | 1 | ${f(idleGc.heapMb)} / ${f(idleGc.buffersMb)} / ${f(idleGc.wasmMb)} |`);
+      print(`| after ${firstOps} operations | ${f(afterFirst)} | ${f(report.ratio(memory, `after ${firstOps} operations`, afterFirst / idle), 2)} | |`);
+      print(`| after ${totalOps} operations | ${f(afterAll)} | ${f(report.ratio(memory, `after ${totalOps} operations`, afterAll / idle), 2)} | |`);
       const ratio = report.ratio(memory, 'after a full GC', afterGc / idle);
-      print(`| then after a full GC | ${f(afterGc)} | ${f(ratio, 2)} |`);
+      print(`| then after a full GC | ${f(afterGc)} | ${f(ratio, 2)} | ${f(afterGcUsage.heapMb)} / ${f(afterGcUsage.buffersMb)} / ${f(afterGcUsage.wasmMb)} |`);
       report.summary({ name: `server RSS after ${totalOps} mixed operations and a full GC`, figure: `${f(afterGc)} MB`, baseline: `idle ${f(idle)} MB`, ratio, target: `≤ ${TARGET.afterGcRatio}× idle`, met: ratio <= TARGET.afterGcRatio });
     } finally {
       await stop(x.running);
