@@ -15,9 +15,11 @@ import {
   type Database,
 } from './persistence';
 import { createServices, type Services } from './services';
+import type { PgliteDriver } from './persistence/pglite-pool';
+import { DEFAULT_TEMPLATE_ROOT } from './persistence/pglite-template';
 import type { ModelProvider } from './domain/llm/model-provider';
 import type { ServerTool } from './domain/tools/server-tool';
-import { ProviderRegistry } from './llm';
+import { ProviderRegistry } from './llm/provider-registry';
 import { ScriptSandbox } from './sandbox/script-sandbox';
 import { loadIsolatedVm } from './sandbox/isolated-vm';
 
@@ -50,6 +52,8 @@ export interface StartOptions {
    * render time cap lift its wall-clock limits, so a busy machine cannot cut an ordinary prompt.
    */
   readonly templateLimits?: Partial<TemplateLimits>;
+  /** The embedded database's driver, already being opened (main.ts); otherwise opened from the config. */
+  readonly embedded?: Promise<PgliteDriver>;
 }
 
 /**
@@ -61,7 +65,10 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   // First, before anything is opened: without a sandbox build for this Node, Vance cannot run safely.
   const sandbox = loadIsolatedVm();
   logger.debug({ isolatedVm: `${sandbox.packageName} (isolated-vm ${sandbox.version})`, node: process.version }, 'sandbox loaded');
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, schema: config.databaseSchema ?? undefined, dataDir: config.dataDir, logger }));
+  const database = options.database ?? (await openDatabase({
+    databaseUrl: config.databaseUrl ?? undefined, schema: config.databaseSchema ?? undefined, dataDir: config.dataDir, logger,
+    templateRoot: DEFAULT_TEMPLATE_ROOT, embedded: options.embedded,
+  }));
   const bus: EventBus = database.driver === 'postgres' && database.connectionString
     ? await PgEventBus.connect(database.connectionString, database.schema, { logger: logger.child({ component: 'event-bus' }) })
     : new InProcessEventBus();

@@ -1,14 +1,35 @@
 import 'reflect-metadata';
-import { startVance } from './app';
-import { loadConfig } from './config';
+import type * as App from './app';
+import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { SandboxUnavailableError } from './sandbox/isolated-vm';
+import { DataDirInUseError } from './persistence/data-dir-lock';
+import { openPglite, type PgliteDriver } from './persistence/pglite-pool';
+import { DEFAULT_TEMPLATE_ROOT } from './persistence/pglite-template';
+import { checkDatabaseReachable, checkPortFree, lockEmbeddedDataDir, StartError } from './preflight';
+import { loadIsolatedVm, SandboxUnavailableError } from './sandbox/isolated-vm';
 
-/** `npm start`: read the config, start, and shut down gracefully on SIGTERM/SIGINT. */
+/**
+ * `npm start`: read the config, check what the user can get wrong (preflight.ts), start, and shut
+ * down gracefully on SIGTERM/SIGINT. The embedded database starts opening on its own thread before
+ * the rest of Vance is loaded, so the two overlap (issue 18: the start's time).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  loadIsolatedVm(); // without a sandbox build for this Node, Vance cannot run safely
+  await checkPortFree(config.host, config.port);
+  let embedded: Promise<PgliteDriver> | undefined;
+  if (config.databaseUrl) {
+    await checkDatabaseReachable(config.databaseUrl);
+  } else {
+    lockEmbeddedDataDir(config.dataDir);
+    embedded = openPglite({ dataDir: config.dataDir, templateRoot: DEFAULT_TEMPLATE_ROOT });
+    embedded.catch(() => {}); // reported by startVance, which awaits it
+  }
+  // Loaded only now (a second or more of modules), while PGlite's thread starts.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startVance } = require('./app') as typeof App;
   const logger = createLogger(config.logLevel);
-  const vance = await startVance({ config, logger });
+  const vance = await startVance({ config, logger, embedded });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return; // a second signal while draining changes nothing; the 10 s cap still applies
@@ -25,9 +46,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** Errors the user can fix: one line that says what to do, no stack trace. */
+function isUserError(err: unknown): err is Error {
+  return err instanceof ConfigError || err instanceof StartError || err instanceof DataDirInUseError || err instanceof SandboxUnavailableError;
+}
+
 main().catch((err: unknown) => {
-  // A missing sandbox build is the user's install, not a bug: its message says what to do, no stack.
-  if (err instanceof SandboxUnavailableError) console.error(`Vance failed to start: ${err.message}`);
+  if (isUserError(err)) console.error(`Vance failed to start: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
   else console.error('Vance failed to start:', err);
   process.exit(1);
 });

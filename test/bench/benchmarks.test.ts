@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runBench as abuse } from './abuse';
+import { runBench as embeddedStart } from './embedded-start';
 import type { Bench } from './harness';
 import { runJobEngines } from './job-engines';
 import { runBench as run } from './run';
@@ -26,6 +27,8 @@ const BENCHES: [name: string, bench: Bench, tables: string[]][] = [
     ...(process.env.TEST_DATABASE_URL ? ['Scale-out: turns/s ÷ 1 instance', 'Takeover ÷ lease'] : []), 'sendMessage: beside a waiting turn ÷ idle process',
   ]],
   ['abuse', abuse, ['Abuse: probe p50 ÷ baseline p50', 'Abuse: probe p99 ÷ baseline p99', 'Abuse: RSS after ÷ before']],
+  // Tiny: the existing data directory only, under tsx (the empty one needs the build's template).
+  ['embedded-start', embeddedStart, ['Embedded start ÷ bare node', 'Server RSS ÷ idle']],
 ];
 
 describe('benchmarks in their tiny configuration', () => {

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../../api/src/domain/llm/errors';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
@@ -37,6 +39,17 @@ describe('ProviderRegistry', () => {
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', provider: 'anthropic' });
   });
+
+  // Issue 18: the SDK's modules are a second or more of the start; an offline instance never needs them.
+  it('loads the AI SDK only when a call needs it', () => {
+    const script = [
+      "const { ProviderRegistry } = require('./api/src/llm/provider-registry');",
+      'new ProviderRegistry();',
+      "console.log(Object.keys(require.cache).filter((file) => /[\\/]node_modules[\\/](ai|@ai-sdk)[\\/]/.test(file)).length);",
+    ].join('\n');
+    const loaded = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' });
+    expect(loaded.trim()).toBe('0');
+  }, 60_000);
 
   it('fails an unknown provider with UNKNOWN_PROVIDER', async () => {
     const error = await collect(new ProviderRegistry().stream(request('nope'))).catch((e: unknown) => e);

@@ -49,12 +49,12 @@ import { boundedFetch, DEFAULT_MAX_MODEL_RESPONSE_BYTES, ResponseTooLargeError }
 import type { ChatMessage, FinishReason, ModelCallRequest, ModelProvider, ModelStreamEvent, ToolSpec } from '../domain/llm/model-provider';
 import type { SamplingParams } from '../domain/recipes/sampling-params';
 import type { SettingsReader } from '../domain/settings/settings-reader';
+import { AI_SDK_PROVIDER_NAMES, type AiSdkProviderName } from './ai-sdk-names';
 
 // The §5c coverage table lives in the domain (the request a turn builds already applies it).
 export { ANTHROPIC_DEFAULT_MAX_TOKENS, SAMPLING_COVERAGE, toInt32, type SamplingCoverage } from '../domain/llm/sampling-coverage';
 
-export const AI_SDK_PROVIDER_NAMES = ['openai', 'anthropic', 'gemini', 'google', 'ollama', 'openai-compatible', 'lmstudio'] as const;
-export type AiSdkProviderName = (typeof AI_SDK_PROVIDER_NAMES)[number];
+export { AI_SDK_PROVIDER_NAMES, type AiSdkProviderName };
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/api';

@@ -6,7 +6,7 @@
  */
 import { ModelCallError } from '../domain/llm/errors';
 import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../domain/llm/model-provider';
-import { AI_SDK_PROVIDER_NAMES, AiSdkProvider } from './ai-sdk-provider';
+import { AI_SDK_PROVIDER_NAMES } from './ai-sdk-names';
 import type { AiSdkProviderOptions } from './ai-sdk-provider';
 import { OFFLINE_PROVIDER_NAME, OfflineProvider } from './offline-provider';
 import type { OfflineProviderOptions } from './offline-provider';
@@ -24,7 +24,7 @@ export class ProviderRegistry implements ModelProvider {
   private readonly providers = new Map<string, ModelProvider>();
 
   constructor(options: ProviderRegistryOptions = {}) {
-    const aiSdk = new AiSdkProvider(options.aiSdk);
+    const aiSdk = new LazyAiSdkProvider(options.aiSdk);
     for (const name of AI_SDK_PROVIDER_NAMES) this.providers.set(name, aiSdk);
     this.providers.set(OFFLINE_PROVIDER_NAME, new OfflineProvider(options.offline));
     for (const [name, provider] of Object.entries(options.overrides ?? {})) this.providers.set(name.toLowerCase(), provider);
@@ -45,5 +45,21 @@ export class ProviderRegistry implements ModelProvider {
       throw new ModelCallError('UNKNOWN_PROVIDER', `Unknown model provider "${request.provider}" (known: ${this.names.join(', ')})`, request.provider);
     }
     yield* provider.stream(request);
+  }
+}
+
+/**
+ * The AI SDK and its providers are a second or more of modules at start (issue 18: the embedded
+ * start); they are loaded by the first call that needs them, so an instance on the offline provider
+ * never loads them.
+ */
+class LazyAiSdkProvider implements ModelProvider {
+  private provider: Promise<ModelProvider> | undefined;
+
+  constructor(private readonly options: AiSdkProviderOptions | undefined) {}
+
+  async *stream(request: ModelCallRequest): AsyncIterable<ModelStreamEvent> {
+    this.provider ??= import('./ai-sdk-provider.js').then(({ AiSdkProvider }) => new AiSdkProvider(this.options));
+    yield* (await this.provider).stream(request);
   }
 }

@@ -9,7 +9,7 @@ import { GuardedClient } from './guarded-client';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import { ENTITIES } from './entities';
-import { openPglite } from './pglite-pool';
+import { openPglite, type PgliteDriver } from './pglite-pool';
 
 export interface DatabaseLogger {
   info(obj: object, msg?: string): void;
@@ -27,6 +27,10 @@ export interface OpenDatabaseOptions {
   readonly loadDataDir?: Blob | undefined;
   /** PostgreSQL only: connections in the pool (default 10). */
   readonly poolSize?: number | undefined;
+  /** PGlite only: where the packaged template of a fresh data directory is looked for (pglite-template.ts). */
+  readonly templateRoot?: string | undefined;
+  /** PGlite only: the driver, already being opened (main.ts starts it before loading the rest of Vance). */
+  readonly embedded?: Promise<PgliteDriver> | undefined;
 }
 
 export interface Database {
@@ -60,7 +64,10 @@ const MIGRATION_LOCK = 0x76616e; // 'van'
 /** Opens the database and applies pending migrations. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const started = Date.now();
-  const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openEmbedded(options);
+  let ranInitdb = false;
+  let db = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options)
+    : await openEmbedded(options, (driver) => (ranInitdb = driver.ranInitdb));
   let applied: string[];
   try {
     applied = await runPendingMigrations(db);
@@ -68,7 +75,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await db.close();
     throw err;
   }
-  options.logger?.info({ driver: db.driver, migrationsApplied: applied, ms: Date.now() - started }, 'database open');
+  if (ranInitdb) {
+    // initdb and the first migrations grow PGlite's WebAssembly memory by ~500 MB, which it never
+    // gives back; a fresh PGlite on the now complete directory starts small (issue 18).
+    await db.close();
+    db = await openEmbedded({ ...options, embedded: undefined });
+  }
+  options.logger?.info({ driver: db.driver, migrationsApplied: applied, reopened: ranInitdb, ms: Date.now() - started }, 'database open');
   return db;
 }
 
@@ -109,8 +122,9 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   };
 }
 
-async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
-  const pglite = await openPglite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+async function openEmbedded(options: OpenDatabaseOptions, opened: (driver: PgliteDriver) => void = () => {}): Promise<Database> {
+  const pglite = await (options.embedded ?? openPglite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, templateRoot: options.templateRoot }));
+  opened(pglite);
   const dataSource = new DataSource({ ...COMMON, driver: pglite });
   try {
     await dataSource.initialize();

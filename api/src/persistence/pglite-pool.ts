@@ -20,6 +20,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { isInitialised, seedFromTemplate } from './pglite-template';
 import { RemotePglite } from './pglite-remote';
 import { Mutex, type Release } from './mutex';
 
@@ -28,6 +29,8 @@ export interface PgliteOptions {
   readonly dataDir?: string | undefined;
   /** Start from this `dumpDataDir()` tar instead of running initdb (only into an empty data dir). */
   readonly loadDataDir?: Blob | undefined;
+  /** A fresh data directory starts as a copy of the packaged template under this root, when one fits (pglite-template.ts). */
+  readonly templateRoot?: string | undefined;
 }
 
 export interface PgliteDriver {
@@ -37,6 +40,8 @@ export interface PgliteDriver {
   dumpDataDir(): Promise<Blob>;
   /** Waits for the current holder, then ends the client and closes PGlite. Idempotent. */
   close(): Promise<void>;
+  /** Whether this open ran initdb on a file-backed directory (its WebAssembly memory stays grown: see openDatabase). */
+  readonly ranInitdb: boolean;
 }
 
 /** How long close() waits for a checked-out client to come back. */
@@ -53,7 +58,12 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite: RemotePglite;
+  let ranInitdb = false;
   try {
+    if (dataDir && !options.loadDataDir) {
+      if (options.templateRoot) seedFromTemplate(dataDir, options.templateRoot);
+      ranInitdb = !isInitialised(dataDir);
+    }
     pglite = await RemotePglite.open({ dataDir, loadDataDir: options.loadDataDir });
   } catch (err) {
     unlock();
@@ -70,7 +80,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
       super(session);
     }
   }
-  return { Pool: BoundPool, dumpDataDir: () => session.dump(), close: () => session.close().finally(unlock) };
+  return { Pool: BoundPool, dumpDataDir: () => session.dump(), close: () => session.close().finally(unlock), ranInitdb };
 }
 
 /** The shared state of every Pool of one driver: the PGlite instance, its client and the lock. */

@@ -14,6 +14,13 @@ export type PgliteRequest = { id: number; op: 'exec'; bytes: Uint8Array } | { id
 export type PgliteReply = { id: number; ok: true; bytes?: Uint8Array; tar?: ArrayBuffer } | { id: number; ok: false; message: string };
 export type PgliteReady = { ready: true } | { ready: false; message: string };
 
+/**
+ * PostgreSQL's default shared_buffers (128 MB) lives inside PGlite's WebAssembly memory, which never
+ * shrinks: it made ~130 MB of the embedded RSS (issue 18). An embedded database is small and its
+ * files sit in the OS page cache, so 16 MB of buffers cost a turn nothing measurable.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 const port = parentPort!;
 const data = workerData as PgliteThreadData;
 
@@ -21,6 +28,7 @@ async function main(): Promise<void> {
   let pglite: PGlite;
   try {
     pglite = await PGlite.create({
+      startParams: START_PARAMS,
       ...(data.dataDir ? { dataDir: data.dataDir } : {}),
       ...(data.loadDataDir ? { loadDataDir: new Blob([data.loadDataDir]) } : {}),
     });
