@@ -240,7 +240,9 @@ async function turnOverhead(s: Settings): Promise<OverheadResult> {
 interface ServerHandle { info: { url: string; single: string; many: string }; request: (line: string) => Promise<string>; stop: () => Promise<void> }
 
 async function startServerChild(): Promise<ServerHandle> {
-  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', __filename, '--server'], {
+  // BENCH_SERVER_CPU_PROF=<dir>: a CPU profile of the server (where the fan-out's time goes).
+  const profile = process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SERVER_CPU_PROF] : [];
+  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', ...profile, '--import', 'tsx', __filename, '--server'], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'silent' },
   });
