@@ -2,8 +2,9 @@
  * Turns (issue 5 "Measured"): turn overhead excluding the model, and turn-event fan-out.
  *
  *   node --no-node-snapshot --import tsx test/bench/turns.ts
- *   (BENCH_TURNS=50 BENCH_SUBSCRIBERS=1000 BENCH_LONG_CHARS=8000 are the defaults; BENCH_TINY=1 for
- *   the test's sizes)
+ *   (BENCH_TURNS=50 BENCH_SUBSCRIBERS=1000 BENCH_FANOUT_SIZES=1,100,1000,5000 BENCH_LONG_CHARS=8000
+ *   are the defaults; BENCH_TINY=1 for the test's sizes; BENCH_SERVER_CPU_PROF=<dir> profiles the
+ *   fan-out's server)
  *
  * The database is PGlite, or PostgreSQL when TEST_DATABASE_URL is set (test/support/databases.ts).
  *
@@ -13,11 +14,13 @@
  *    bus. The baseline is the same OfflineProvider.stream() called bare, N times, with the turn's
  *    system prompt, tools and a history that grows like the turn's — measured in the same run.
  * 2. Fan-out: the server runs in a child process (this file with `--server`); the parent opens
- *    BENCH_SUBSCRIBERS graphql-ws clients on `turnEvents(processId)` of one process over loopback,
+ *    1, 100, 1,000 and 5,000 (BENCH_FANOUT_SIZES) graphql-ws clients on `turnEvents(processId)`
+ *    of one process over loopback (one process per size),
  *    triggers a turn with a long offline answer (many TextDelta batches) and measures, for every
  *    (client, TextDelta) pair, receipt time − server time. Two server times are reported: the event's
  *    `at` (the row's created_at, taken before publish) and the moment the server published it on its
- *    bus (recorded in the child). Baseline: the same with 1 subscriber, same run.
+ *    bus (recorded in the child). Baseline: the same with 1 subscriber, same run. The summary rows
+ *    (issue 18) are p50 and p99 from publish at BENCH_SUBSCRIBERS (1,000) subscribers.
  * Numbers are printed, never asserted (DESIGN §9).
  */
 import 'reflect-metadata';
@@ -43,20 +46,32 @@ interface Settings {
   /** Measured turns of part 1, after `warmUpTurns` discarded ones. */
   readonly turns: number;
   readonly warmUpTurns: number;
+  /** The fan-out size the issue's targets are for (a row of the summary). */
   readonly subscribers: number;
+  /** The fan-out sizes measured, in order. */
+  readonly sizes: readonly number[];
   /** The long message of the fan-out turns: the offline answer echoes it, ~ longChars / 200 TextDelta batches. */
   readonly longChars: number;
-  /** Measured fan-out turns with 1 subscriber and with `subscribers`. */
-  readonly oneTurns: number;
-  readonly manyTurns: number;
+  /** Measured fan-out turns at a size: more where a turn gives fewer (client, delta) pairs. */
+  readonly turnsAt: (subscribers: number) => number;
 }
 
 function settings(tiny: boolean): Settings {
-  if (tiny) return { turns: 3, warmUpTurns: 1, subscribers: 5, longChars: 1000, oneTurns: 1, manyTurns: 1 };
+  if (tiny) return { turns: 3, warmUpTurns: 1, subscribers: 5, sizes: [1, 5], longChars: 1000, turnsAt: () => 1 };
+  const subscribers = envNumber('BENCH_SUBSCRIBERS', 1000);
+  const listed = (process.env.BENCH_FANOUT_SIZES ?? '1,100,1000,5000').split(',').map((n) => envNumberOf('BENCH_FANOUT_SIZES', n));
   return {
-    turns: envNumber('BENCH_TURNS', 50), warmUpTurns: 3, subscribers: envNumber('BENCH_SUBSCRIBERS', 1000),
-    longChars: envNumber('BENCH_LONG_CHARS', 8_000), oneTurns: 10, manyTurns: 2,
+    turns: envNumber('BENCH_TURNS', 50), warmUpTurns: 3, subscribers,
+    sizes: [...new Set([1, ...listed, subscribers])].sort((a, b) => a - b),
+    longChars: envNumber('BENCH_LONG_CHARS', 8_000),
+    turnsAt: (n) => (n <= 1 ? 10 : n <= 100 ? 5 : 2),
   };
+}
+
+function envNumberOf(name: string, raw: string): number {
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} lists positive integers, got '${raw}'`);
+  return value;
 }
 
 const TOKEN = 'bench-admin-token-0123456789';
@@ -135,8 +150,11 @@ async function serverMain(): Promise<void> {
   const { vance, database } = await startLocal(dataDir);
   const admin = await seed(vance);
   const { services } = vance;
-  const single = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'fanout-1' });
-  const many = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'fanout-n' });
+  // One process per fan-out size (the parent passes the sizes).
+  const processes: Record<string, string> = {};
+  for (const n of (process.env.BENCH_FANOUT_SERVER_SIZES ?? '1').split(',')) {
+    processes[n] = (await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: `fanout-${n}` })).id;
+  }
   // Server-side send time: the moment the bus hands the event to the streams (after its row is
   // written). Ordered, like the streams: on PostgreSQL they take this instance's events from their
   // NOTIFY echo, which can come before the local delivery after the write (a negative latency).
@@ -158,7 +176,7 @@ async function serverMain(): Promise<void> {
       })();
     }
   });
-  process.stdout.write(`${JSON.stringify({ url: vance.url, single: single.id, many: many.id })}\n`);
+  process.stdout.write(`${JSON.stringify({ url: vance.url, processes })}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,14 +255,14 @@ async function turnOverhead(s: Settings): Promise<OverheadResult> {
 // Part 2: fan-out over loopback
 // ---------------------------------------------------------------------------------------------
 
-interface ServerHandle { info: { url: string; single: string; many: string }; request: (line: string) => Promise<string>; stop: () => Promise<void> }
+interface ServerHandle { info: { url: string; processes: Record<string, string> }; request: (line: string) => Promise<string>; stop: () => Promise<void> }
 
-async function startServerChild(): Promise<ServerHandle> {
+async function startServerChild(sizes: readonly number[]): Promise<ServerHandle> {
   // BENCH_SERVER_CPU_PROF=<dir>: a CPU profile of the server (where the fan-out's time goes).
   const profile = process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SERVER_CPU_PROF] : [];
   const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', ...profile, '--import', 'tsx', __filename, '--server'], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'silent' },
+    env: { ...process.env, LOG_LEVEL: 'silent', BENCH_FANOUT_SERVER_SIZES: sizes.join(',') },
   });
   const lines: Interface = createInterface({ input: child.stdout! });
   const queue: string[] = [];
@@ -432,25 +450,36 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const overhead = (name: string, ratio: number) => f(report.ratio('Turn overhead, turn ÷ bare', name, ratio), 1);
   out(`\noverhead ratio turn ÷ bare: p50 ${overhead('p50', tp50 / bp50)}×, p99 ${overhead('p99', tp99 / bp99)}×; absolute overhead p50 ${f(tp50 - bp50)} ms per turn`);
 
-  out(`\nFan-out: server in a child process, graphql-ws clients in this process, loopback …`);
-  const server = await startServerChild();
-  let one: FanOutResult;
-  let many: FanOutResult;
+  out(`\nFan-out: server in a child process, graphql-ws clients in this process, loopback; ${s.sizes.join(', ')} subscribers …`);
+  const server = await startServerChild(s.sizes);
+  const results: FanOutResult[] = [];
   try {
-    one = await fanOut(s, server, 1, server.info.single, s.oneTurns);
-    many = await fanOut(s, server, s.subscribers, server.info.many, s.manyTurns);
+    for (const n of s.sizes) results.push(await fanOut(s, server, n, server.info.processes[String(n)]!, s.turnsAt(n)));
   } finally {
     await server.stop();
   }
+  const one = results[0]!;
+  const many = results.find((r) => r.subscribers === s.subscribers)!;
   out(`\nTextDelta delivery latency over loopback, per (client, delta) pair; the offline answer of ~${s.longChars} chars gives ~${f(many.deltas, 0)} TextDelta batches per turn`);
-  out('(from `at` = the event row\'s created_at, before publish; from publish = the server\'s bus publish; both clocks are this machine\'s)\n');
+  out('(from `at` = the event row\'s created_at, before publish; from publish = where the server\'s streams take the event from its bus; both clocks are this machine\'s)\n');
   out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms |');
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const r of [one, many]) {
+  for (const r of results) {
     out(`| ${r.subscribers} | ${r.atLat.length} | ${f(percentile(r.atLat, 50))} | ${f(percentile(r.atLat, 99))} | ${f(percentile(r.pubLat, 50))} | ${f(percentile(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
   }
   const fan = (name: string, m: number[], b: number[], p: number) => f(report.ratio('Fan-out, many ÷ 1 subscriber', name, percentile(m, p) / percentile(b, p)), 1);
   out(`\n${s.subscribers} ÷ 1 subscriber: p50 ${fan('p50 from at', many.atLat, one.atLat, 50)}×, p99 ${fan('p99 from at', many.atLat, one.atLat, 99)}× (from at); p50 ${fan('p50 from publish', many.pubLat, one.pubLat, 50)}×, p99 ${fan('p99 from publish', many.pubLat, one.pubLat, 99)}× (from publish)`);
+  // Issue 18's targets: absolute, from publish, at 1,000 subscribers; the baseline is 1 subscriber of this run.
+  const database = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  for (const [p, limit] of [[50, 10], [99, 50]] as const) {
+    const figure = percentile(many.pubLat, p);
+    const baseline = percentile(one.pubLat, p);
+    report.summary({
+      name: `fan-out TextDelta p${p} from publish, ${s.subscribers} subscribers, ${database}`,
+      figure: `${f(figure)} ms`, baseline: `1 subscriber ${f(baseline)} ms`, ratio: figure / baseline,
+      target: `< ${limit} ms`, met: figure < limit,
+    });
+  }
   out(`\ntotal ${f((now() - started) / 1000, 1)} s`);
   return report.rows;
 }
