@@ -87,6 +87,11 @@ const now = (): number => performance.timeOrigin + performance.now();
  * `performance.timeOrigin`, which was off by milliseconds (a 1-subscriber p50 of -5 ms).
  */
 const mono = (): number => Number(process.hrtime.bigint()) / 1e6;
+/** This process's CPU time in ms (user + system): the fan-out's cost, which a loaded machine's waits do not blur. */
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -171,7 +176,7 @@ async function serverMain(): Promise<void> {
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     if (line === 'times') {
-      process.stdout.write(`${JSON.stringify(published)}\n`);
+      process.stdout.write(`${JSON.stringify({ published, cpuMs: cpuMs() })}\n`);
       published = {};
     } else if (line === 'stop') {
       void (async () => {
@@ -394,7 +399,11 @@ async function syncTurns(url: string, processId: string, subs: Subscriber[]): Pr
   }
 }
 
-interface FanOutResult { subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number }
+interface FanOutResult {
+  subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number;
+  /** CPU ms of the server and of the clients' process over the measured turns. */
+  serverCpuMs: number; clientCpuMs: number;
+}
 
 async function fanOut(s: Settings, server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
   const { url } = server.info;
@@ -408,7 +417,9 @@ async function fanOut(s: Settings, server: ServerHandle, n: number, processId: s
     await withTimeout(Promise.all(subs.map((x) => x.connected)), 60_000, `${n} subscribers connecting`);
     await syncTurns(url, processId, subs);
     for (const x of subs) x.events.length = 0;
-    await server.request('times'); // drop the sync turns' publish times
+    // Drops the sync turns' publish times; CPU is counted from here.
+    const { cpuMs: serverCpu0 } = JSON.parse(await server.request('times')) as { cpuMs: number };
+    const clientCpu0 = cpuMs();
 
     const seen = subs.map((x) => x.finished);
     const t0 = now();
@@ -417,7 +428,8 @@ async function fanOut(s: Settings, server: ServerHandle, n: number, processId: s
       await allFinished(subs, seen.map((k) => k + t + 1), 90_000, `measured turn ${t + 1} with ${n} subscribers`);
     }
     const turnMs = (now() - t0) / measuredTurns;
-    const published = JSON.parse(await server.request('times')) as Record<string, number>;
+    const clientCpuMs = cpuMs() - clientCpu0;
+    const { published, cpuMs: serverCpu1 } = JSON.parse(await server.request('times')) as { published: Record<string, number>; cpuMs: number };
     const atLat: number[] = [];
     const pubLat: number[] = [];
     for (const x of subs) {
@@ -428,7 +440,7 @@ async function fanOut(s: Settings, server: ServerHandle, n: number, processId: s
       }
     }
     const deltas = subs[0]!.events.length / measuredTurns;
-    return { subscribers: n, deltas, atLat, pubLat, turnMs };
+    return { subscribers: n, deltas, atLat, pubLat, turnMs, serverCpuMs: serverCpu1 - serverCpu0, clientCpuMs };
   } finally {
     await Promise.all(subs.map((x) => x.client.dispose()));
   }
@@ -469,10 +481,12 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const many = results.find((r) => r.subscribers === s.subscribers)!;
   out(`\nTextDelta delivery latency over loopback, per (client, delta) pair; the offline answer of ~${s.longChars} chars gives ~${f(many.deltas, 0)} TextDelta batches per turn`);
   out('(from `at` = the event row\'s created_at, before publish, on the wall clock; from publish = where the server\'s streams take the event from its bus, on the monotonic clock both processes share)\n');
-  out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms |');
-  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out('(CPU µs per pair: the process\'s CPU time over the measured turns ÷ their (client, TextDelta) pairs — the cost of a delivery, which waiting on a loaded machine does not inflate)\n');
+  out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms | server CPU µs/pair | clients CPU µs/pair |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of results) {
-    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(percentile(r.atLat, 50))} | ${f(percentile(r.atLat, 99))} | ${f(percentile(r.pubLat, 50))} | ${f(percentile(r.pubLat, 99))} | ${f(r.turnMs, 0)} |`);
+    const perPair = (ms: number) => f((ms * 1000) / Math.max(1, r.atLat.length), 1);
+    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(percentile(r.atLat, 50))} | ${f(percentile(r.atLat, 99))} | ${f(percentile(r.pubLat, 50))} | ${f(percentile(r.pubLat, 99))} | ${f(r.turnMs, 0)} | ${perPair(r.serverCpuMs)} | ${perPair(r.clientCpuMs)} |`);
   }
   const fan = (name: string, m: number[], b: number[], p: number) => f(report.ratio('Fan-out, many ÷ 1 subscriber', name, percentile(m, p) / percentile(b, p)), 1);
   out(`\n${s.subscribers} ÷ 1 subscriber: p50 ${fan('p50 from at', many.atLat, one.atLat, 50)}×, p99 ${fan('p99 from at', many.atLat, one.atLat, 99)}× (from at); p50 ${fan('p50 from publish', many.pubLat, one.pubLat, 50)}×, p99 ${fan('p99 from publish', many.pubLat, one.pubLat, 99)}× (from publish)`);

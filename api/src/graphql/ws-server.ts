@@ -27,15 +27,13 @@ export interface WsServerOptions {
   readonly caps: SubscriptionCaps;
   /** false: graphql-ws closes with "Internal server error" instead of the exception's message. */
   readonly devErrors: boolean;
-  /** Where subscription results are shared per event (a test passes its own to count executions). */
-  readonly sharedResults?: SharedSubscriptionResults;
 }
 
 type WsContext = Context<Record<string, unknown>>;
 
 export function serveGraphQLWs(options: WsServerOptions): Disposable {
   const { schema, services, logger, guard, caps } = options;
-  const shared = options.sharedResults ?? new SharedSubscriptionResults();
+  const shared = new SharedSubscriptionResults();
   // A token is checked at connect (a bad one closes 4403), so a connection without one is anonymous.
   const anonymous = (ctx: WsContext) => authorizationOf(ctx) === null;
   const formatErrors = (ctx: WsContext, errors: readonly GraphQLError[]) =>
