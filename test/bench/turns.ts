@@ -414,7 +414,8 @@ async function fanOut(s: Settings, server: ServerHandle, n: number, processId: s
       subs.push(...batch);
       await new Promise((r) => setTimeout(r, 100)); // let the batch connect and subscribe
     }
-    await withTimeout(Promise.all(subs.map((x) => x.connected)), 60_000, `${n} subscribers connecting`);
+    // Each connection is authenticated and each subscription checked on the server: 5,000 of them took over a minute on a loaded machine.
+    await withTimeout(Promise.all(subs.map((x) => x.connected)), Math.max(60_000, n * 40), `${n} subscribers connecting`);
     await syncTurns(url, processId, subs);
     for (const x of subs) x.events.length = 0;
     // Drops the sync turns' publish times; CPU is counted from here.
