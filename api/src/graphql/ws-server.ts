@@ -4,7 +4,7 @@
  * and `apollo-guard.ts` do on HTTP — operation limits, parse, limits, validation, admit — and then
  * counts a subscription against its caps. Message size is bounded by `ws`'s maxPayload (close 1009).
  */
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, type FormattedExecutionResult, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Context, Disposable, SubscribePayload } from 'graphql-ws';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
@@ -15,6 +15,7 @@ import { bearerToken, createContext } from './context';
 import { formatGraphQLError, withoutSuggestions } from './errors';
 import type { RequestGuard } from './request-guard';
 import type { SubscriptionCaps } from './subscription-caps';
+import { SharedSubscriptionResults } from './shared-subscription-results';
 import { servePaced } from './ws-transport';
 
 export interface WsServerOptions {
@@ -32,6 +33,7 @@ type WsContext = Context<Record<string, unknown>>;
 
 export function serveGraphQLWs(options: WsServerOptions): Disposable {
   const { schema, services, logger, guard, caps } = options;
+  const shared = new SharedSubscriptionResults();
   // A token is checked at connect (a bad one closes 4403), so a connection without one is anonymous.
   const anonymous = (ctx: WsContext) => authorizationOf(ctx) === null;
   const formatErrors = (ctx: WsContext, errors: readonly GraphQLError[]) =>
@@ -114,8 +116,10 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
         return services.identity.authenticate(bearerToken(stringOrNull(auth))).then(() => true, () => false);
       },
       onSubscribe: prepare,
+      subscribe: shared.subscribe,
+      // An event's shared result goes out as the text encoded once (ws-transport.ts, SerializedPayload).
       onNext: (ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: formatErrors(ctx, result.errors) } : undefined,
+        result.errors ? { ...result, errors: formatErrors(ctx, result.errors) } : (shared.serializedOf(result) as FormattedExecutionResult | null) ?? undefined,
       onError: (ctx, id, _payload, errors) => {
         caps.release(ctx, id);
         return formatErrors(ctx, errors);

@@ -5,6 +5,7 @@
  * event loop (ws-message-pacer.ts says why). `useServer` hands each frame over as `ws` emits it
  * and offers no hook for that.
  */
+import { randomUUID } from 'node:crypto';
 import { CloseCode, handleProtocols, makeServer, type Disposable, type ServerOptions } from 'graphql-ws';
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -26,6 +27,35 @@ export interface PacedTransportOptions {
 export interface WsExtra {
   readonly socket: WebSocket;
   readonly request: import('node:http').IncomingMessage;
+}
+
+/**
+ * A `next` message's payload already encoded as JSON (shared-subscription-results.ts), for onNext
+ * to return: the socket gets the encoded text, not a fresh encoding of the result per subscriber.
+ * graphql-ws encodes the message `{ id, type, payload }` itself and hands the text to `send` in the
+ * same synchronous step; `toJSON` leaves the encoded payload in `spliced` and a marker in the
+ * message, and `send` puts the payload in the marker's place. The marker holds a random id, so no
+ * data a client sent can look like it.
+ */
+export class SerializedPayload {
+  constructor(readonly json: string) {}
+
+  toJSON(): string {
+    spliced = this.json;
+    return MARKER;
+  }
+}
+
+const MARKER = `vance-serialized-payload-${randomUUID()}`;
+const MARKED_END = `"payload":"${MARKER}"}`;
+let spliced: string | null = null;
+
+/** `data` with a SerializedPayload's marker replaced by its JSON. */
+export function withSplicedPayload(data: string): string {
+  const json = spliced;
+  spliced = null;
+  if (json === null || !data.endsWith(MARKED_END)) return data;
+  return `${data.slice(0, data.length - MARKER.length - 3)}${json}}`;
 }
 
 export function servePaced<E extends Record<PropertyKey, unknown>>(options: ServerOptions<Record<string, unknown> | undefined, E & WsExtra>, wss: WebSocketServer, transport: PacedTransportOptions): Disposable {
@@ -68,10 +98,13 @@ export function servePaced<E extends Record<PropertyKey, unknown>>(options: Serv
     const closed = server.opened(
       {
         protocol: socket.protocol,
-        send: (data) => new Promise<void>((resolve, reject) => {
-          if (socket.readyState !== socket.OPEN) return resolve();
-          socket.send(data, (err) => (err ? reject(err) : resolve()));
-        }),
+        send: (text) => {
+          const data = withSplicedPayload(text);
+          return new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (err) => (err ? reject(err) : resolve()));
+          });
+        },
         close: (code, why) => socket.close(code, why),
         onMessage: (cb) => {
           onMessage = cb;

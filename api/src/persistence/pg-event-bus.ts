@@ -22,6 +22,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { EventBus, SubscribeOptions, Unsubscribe } from '../domain/events/event-bus';
+import { TopicHandlers } from '../domain/events/topic-handlers';
 import type { CommitNotifier } from './commit-notifier';
 import { isConnectionLoss } from './connection-loss';
 import { GuardedClient } from './guarded-client';
@@ -71,7 +72,7 @@ const consoleLogger: EventBusLogger = {
 };
 
 export class PgEventBus implements EventBus, CommitNotifier {
-  private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly handlers = new Map<string, TopicHandlers<Handler>>();
   /** Handlers that take this instance's own events only (subscribe's `localOnly`). */
   private readonly localOnly = new WeakSet<Handler>();
   /** Handlers that take every event in commit order (subscribe's `ordered`): own events from their echo. */
@@ -132,16 +133,16 @@ export class PgEventBus implements EventBus, CommitNotifier {
   }
 
   subscribe<T>(topic: string, handler: (payload: T) => void, options: SubscribeOptions = {}): Unsubscribe {
-    const set = this.handlers.get(topic) ?? new Set<Handler>();
-    this.handlers.set(topic, set);
+    const handlers = this.handlers.get(topic) ?? new TopicHandlers<Handler>();
+    this.handlers.set(topic, handlers);
     // A wrapper of its own per subscription: one function may be subscribed twice, once local only.
     const h: Handler = (payload) => handler(payload as T);
     if (options.localOnly) this.localOnly.add(h);
     if (options.ordered && !options.localOnly) this.ordered.add(h);
-    set.add(h);
+    const remove = handlers.add(h, options.route);
     return () => {
-      set.delete(h);
-      if (set.size === 0 && this.handlers.get(topic) === set) this.handlers.delete(topic);
+      remove();
+      if (handlers.size === 0 && this.handlers.get(topic) === handlers) this.handlers.delete(topic);
     };
   }
 
@@ -226,7 +227,7 @@ export class PgEventBus implements EventBus, CommitNotifier {
    * locally only while the echo cannot come); the others local and remote.
    */
   private deliver(envelope: Envelope, via: 'local' | 'echo' | 'remote' = 'local'): void {
-    for (const handler of [...(this.handlers.get(envelope.t) ?? [])]) {
+    for (const handler of this.handlers.get(envelope.t)?.for(envelope.p) ?? []) {
       if (this.ordered.has(handler) ? via === 'local' && this.client !== null : via === 'echo') continue;
       if (via === 'remote' && this.localOnly.has(handler)) continue;
       try {

@@ -2,6 +2,8 @@
  * Publish/subscribe between the parts of one instance and, through the adapter, across instances
  * (PostgreSQL LISTEN/NOTIFY). Payloads are plain JSON-able data.
  */
+import type { EventRoute } from './topic-handlers';
+
 export type Unsubscribe = () => void;
 
 export interface SubscribeOptions {
@@ -16,6 +18,8 @@ export interface SubscribeOptions {
    * While the bus does not hear the others (`hearsOthers()` false), own events come at once.
    */
   readonly ordered?: boolean;
+  /** Only the events of this route's key (e.g. one process's), found by the bus by key (topic-handlers.ts). */
+  readonly route?: EventRoute;
 }
 
 export interface EventBus {

@@ -11,6 +11,7 @@ import { canAccessProcess } from './process-access';
 import { PROCESS_EVENTS_TOPIC, type ProcessEvent, type ProcessEventEnvelope, type StoredProcessEvent } from './process-event';
 import type { EventBus } from '../events/event-bus';
 import { storedEventStream } from '../events/stored-event-stream';
+import { processRoute } from '../events/topic-handlers';
 import type { EventPage } from '../events/event-page';
 import { filterAsyncIterator } from '../shared/push-iterator';
 import { mayReceiveProcessEvent, viewerScope } from './owner-view';
@@ -94,8 +95,10 @@ export class ProcessService {
     const after = afterEventId ?? (await log.latestEventId(process.tenantId, process.id)) ?? '0';
     const stream = storedEventStream<ProcessEventEnvelope, StoredProcessEvent>(this.deps.bus, {
       topic: PROCESS_EVENTS_TOPIC,
+      route: processRoute(process),
       matches: (e) => e.processId === process.id && e.tenantId === process.tenantId,
       complete: async (e) => (e.event ? (e as StoredProcessEvent) : log.findEvent(e.tenantId, e.id)),
+      carried: (e) => (e.event ? (e as StoredProcessEvent) : undefined),
       backlog: (since) => log.listEvents(process.tenantId, process.id, since),
     }, after);
     return filterAsyncIterator(stream, (e) => mayReceiveProcessEvent(principal, process, e.event));

@@ -1,32 +1,25 @@
 /**
  * Events pushed by a producer, pulled by one consumer as an AsyncIterableIterator (GraphQL
- * subscriptions), on @repeaterjs/repeater. Bounded: past `maxBuffered` waiting values the oldest
- * are dropped (a SlidingBuffer), so a slow subscriber cannot grow memory without limit and a
- * producer never waits. `return()` / `throw()` close it, settle every pending `next()` with done,
- * and run the close hooks once (e.g. unsubscribe from the bus).
+ * subscriptions). Bounded: past `maxBuffered` waiting values the oldest are dropped (a sliding
+ * buffer), so a slow subscriber cannot grow memory without limit and a producer never waits.
+ * `return()` / `throw()` close it, settle every pending `next()` with done, and run the close hooks
+ * once (e.g. unsubscribe from the bus).
  *
  * Producers push from the moment the stream exists (a bus subscription is taken before the first
- * `next()`, so nothing published in between is lost), while a Repeater starts its executor only on
- * the first `next()`: what arrives before that goes straight into the same buffer, which is where
- * the Repeater's push would put it with no consumer waiting. Close hooks are ours, not the
- * executor's, for the same reason: a stream returned before its first `next()` never runs one.
+ * `next()`, so nothing published in between is lost). A queue of its own rather than
+ * @repeaterjs/repeater (which it was built on until issue 18): with 1,000 subscribers of one turn,
+ * the Repeater's push — a promise and its bookkeeping per value and subscriber — was the largest
+ * cost of the fan-out after the socket writes. Here a push to a waiting consumer settles one promise.
  */
-import { Repeater, SlidingBuffer, type Push } from '@repeaterjs/repeater';
-
 export class PushIterator<T> implements AsyncIterableIterator<T> {
-  private readonly buffer: SlidingBuffer;
-  private readonly repeater: Repeater<T>;
+  private buffer: T[] = [];
+  private head = 0;
+  /** next() calls waiting for a value, oldest first. */
+  private readonly waiting: ((result: IteratorResult<T>) => void)[] = [];
   private readonly closeHooks: (() => void)[] = [];
-  private forward: Push<T> | null = null;
   private done = false;
 
-  constructor(maxBuffered = 1_000) {
-    this.buffer = new SlidingBuffer(maxBuffered);
-    this.repeater = new Repeater<T>(async (push, stop) => {
-      this.forward = push;
-      await stop;
-    }, this.buffer);
-  }
+  constructor(private readonly maxBuffered = 1_000) {}
 
   get closed(): boolean {
     return this.done;
@@ -40,25 +33,42 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
 
   push(value: T): void {
     if (this.done) return;
-    // The Repeater's push settles when the value is consumed; a producer does not wait for that.
-    if (this.forward) void this.forward(value);
-    else this.buffer.add(value);
+    const consumer = this.waiting.shift();
+    if (consumer) return consumer({ value, done: false });
+    if (this.buffer.length - this.head >= this.maxBuffered) this.buffer[this.head++] = undefined as T; // the oldest goes
+    this.buffer.push(value);
+    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+      this.buffer = this.buffer.slice(this.head);
+      this.head = 0;
+    }
   }
 
   next(): Promise<IteratorResult<T>> {
-    return this.repeater.next();
+    if (this.head < this.buffer.length) {
+      const value = this.buffer[this.head]!;
+      this.buffer[this.head++] = undefined as T; // not kept alive by the buffer
+      if (this.head === this.buffer.length) {
+        this.buffer = [];
+        this.head = 0;
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   async return(): Promise<IteratorResult<T>> {
     if (!this.done) {
       this.done = true;
+      this.buffer = [];
+      this.head = 0;
       for (const hook of this.closeHooks.splice(0)) hook();
+      for (const consumer of this.waiting.splice(0)) consumer({ value: undefined, done: true });
     }
-    await this.repeater.return();
     return { value: undefined, done: true };
   }
 
-  /** Closes like `return()` and rejects with `error` (Repeater's own throw() on an idle stream waits for the next push). */
+  /** Closes like `return()` and rejects with `error`. */
   async throw(error?: unknown): Promise<IteratorResult<T>> {
     await this.return();
     throw error;

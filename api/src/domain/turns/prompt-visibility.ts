@@ -86,7 +86,30 @@ export function compositionFor(principal: Principal, process: Process, c: TurnCo
   };
 }
 
-/** A turn event as `principal` may see it; the privacy record itself goes to the owner only. */
+/**
+ * turnEventFor with one object per event and view, for the live streams: subscribers with the same
+ * view get the same object, and with it one shared GraphQL result (graphql/shared-subscription-results.ts).
+ * The view is keyed by all that turnEventFor reads besides the event: whether the viewer is the
+ * owner, and the process's legacy privacy when the event carries no record of its own.
+ */
+export function sharedTurnEventFor(principal: Principal, process: Process, event: TurnEvent): TurnEvent {
+  if (isOwner(principal, process)) return event;
+  const recorded = (event.payload as { private?: TurnPrivacy } | null)?.private;
+  const key = recorded ? 'recorded' : JSON.stringify(legacyPrivacy(process));
+  let byView = sharedViews.get(event);
+  if (byView === undefined) sharedViews.set(event, (byView = new Map()));
+  let view = byView.get(key);
+  if (view === undefined) byView.set(key, (view = turnEventFor(principal, process, event)));
+  return view;
+}
+
+const sharedViews = new WeakMap<TurnEvent, Map<string, TurnEvent>>();
+
+/**
+ * A turn event as `principal` may see it; the privacy record itself goes to the owner only.
+ * It reads the viewer only through isOwner and the process only through legacyPrivacy:
+ * sharedTurnEventFor keys its views by exactly these.
+ */
 export function turnEventFor(principal: Principal, process: Process, event: TurnEvent): TurnEvent {
   if (isOwner(principal, process)) return event;
   const { private: recorded, ...payload } = event.payload as Record<string, unknown> & { private?: TurnPrivacy };

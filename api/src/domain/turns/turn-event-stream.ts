@@ -1,5 +1,6 @@
 import type { EventBus } from '../events/event-bus';
 import { storedEventStream } from '../events/stored-event-stream';
+import { processRoute } from '../events/topic-handlers';
 import { TURN_EVENTS_TOPIC, type TurnEvent, type TurnEventEnvelope } from './turn';
 import type { TurnStore } from './turn-store';
 
@@ -13,8 +14,10 @@ export function turnEventStream(
 ): AsyncIterableIterator<TurnEvent> {
   return storedEventStream<TurnEventEnvelope, TurnEvent>(bus, {
     topic: TURN_EVENTS_TOPIC,
+    route: processRoute(process),
     matches: (e) => e.processId === process.id && e.tenantId === process.tenantId,
     complete: async (e) => (e.payload ? (e as TurnEvent) : store.findEvent(e.tenantId, e.id)),
+    carried: (e) => (e.payload ? (e as TurnEvent) : undefined),
     backlog: (after) => store.listEvents(process.tenantId, process.id, after),
   }, afterEventId, maxBuffered, retryMs);
 }

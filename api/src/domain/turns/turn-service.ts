@@ -4,7 +4,7 @@ import type { Principal } from '../identity/principal';
 import type { ProcessService } from '../processes/process-service';
 import type { ChatLogMessage, Turn, TurnEvent } from './turn';
 import { turnEventStream } from './turn-event-stream';
-import { compositionFor, turnEventFor } from './prompt-visibility';
+import { compositionFor, sharedTurnEventFor, turnEventFor } from './prompt-visibility';
 import { isOwner, OwnerOnlyTurnError } from '../processes/owner-view';
 import type { TurnComposition } from './turn-composer';
 import type { TurnRunner } from './turn-runner';
@@ -73,6 +73,6 @@ export class TurnService {
   async events(principal: Principal, processId: string, afterEventId: string | null): Promise<AsyncIterableIterator<TurnEvent>> {
     const process = await this.deps.processes.get(principal, processId);
     const stream = turnEventStream(this.deps.bus, this.deps.store, process, afterEventId);
-    return isOwner(principal, process) ? stream : mapAsyncIterator(stream, (e) => turnEventFor(principal, process, e));
+    return isOwner(principal, process) ? stream : mapAsyncIterator(stream, (e) => sharedTurnEventFor(principal, process, e));
   }
 }

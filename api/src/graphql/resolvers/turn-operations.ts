@@ -1,6 +1,7 @@
 import { mapAsyncIterator } from '../../domain/shared/push-iterator';
 import { processMode } from '../../domain/processes/process-mode';
 import { eventPage } from '../../domain/events/event-page';
+import { sharedRoots } from '../shared-subscription-results';
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
 
 /** Turns, the chat log, the next turn's composition and the turn event stream (issue 5). */
@@ -28,12 +29,15 @@ export const turnMutations: MutationResolvers = {
   regenerateTurn: async (_p, { processId }, ctx) => ctx.services.turns.regenerate(await ctx.principal(), processId),
 };
 
+/** One root per event (and view): its subscribers share one execution and one encoding. */
+const turnEventsRoot = sharedRoots('turnEvents');
+
 export const turnSubscriptions: SubscriptionResolvers = {
   turnEvents: {
     // The access check runs before anything streams: NOT_FOUND like processEvents.
     subscribe: async (_p, { processId, afterEventId }, ctx) => {
       const events = await ctx.services.turns.events(await ctx.principal(), processId, afterEventId ?? null);
-      return mapAsyncIterator(events, (e) => ({ turnEvents: e }));
+      return mapAsyncIterator(events, turnEventsRoot);
     },
   },
 };
