@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -69,6 +70,9 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
       apolloGuardPlugin(guard),
+      // No field carries a cache hint, so the default cache-control plugin decides nothing here; its
+      // willResolveField hook made Apollo wrap and time every resolver of every request (issue 18).
+      ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
     ],
