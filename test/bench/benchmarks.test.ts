@@ -74,7 +74,7 @@ describe('benchmarks in their tiny configuration', () => {
   // figures, or "completed"), FAILED for one that did not, never a bench left out.
   it('ends with one summary table with a line per bench and no FAILED line', () => {
     const table = summaryTable([...outcomes.values()], Boolean(process.env.TEST_DATABASE_URL));
-    for (const [file] of BENCHES) {
+    for (const file of outcomes.keys()) { // every bench that ran (all of them, unless filtered with -t)
       const name = suiteBench(file).name;
       expect(table.some((line) => line.startsWith(`| ${name} | `)), name).toBe(true);
       expect(table.some((line) => line.startsWith(`| ${name} | FAILED |`)), name).toBe(false);
