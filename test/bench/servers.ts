@@ -3,7 +3,7 @@
  * event loop: a bare node:http JSON endpoint (the physical limit), and Vance on one database twice —
  * with the document cache and without it (the naive path of DESIGN §4). The database is PGlite, or
  * PostgreSQL when TEST_DATABASE_URL is set (test/support/databases.ts).
- * Prints one JSON line with the URLs, then serves until SIGTERM.
+ * Prints one JSON line with the URLs (and `cpu`: this process's CPU time), then serves until SIGTERM.
  */
 import 'reflect-metadata';
 import { createServer } from 'node:http';
@@ -38,8 +38,10 @@ const BENCH_RECIPE = [
 ].join('\n');
 
 async function main(): Promise<void> {
-  const bare = createServer((_req, res) => {
+  const bare = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
+    // GET /cpu: this process's CPU time so far (µs), which run.ts divides by the requests between two reads.
+    if (req.url === '/cpu') return void res.end(JSON.stringify(process.cpuUsage()));
     res.end('{"data":{"ok":true}}');
   });
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
@@ -61,7 +63,8 @@ async function main(): Promise<void> {
   await cached.services.documents.put(
     await cached.services.identity.authenticate(BENCH_TOKEN), 'VANCE', null, '_vance/recipes/bench.yaml', BENCH_RECIPE,
   );
-  console.log(JSON.stringify({ bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, cached: cached.url, naive: naive.url }));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  console.log(JSON.stringify({ bare: bareUrl, cpu: `${bareUrl}cpu`, cached: cached.url, naive: naive.url }));
 }
 
 main().catch((err: unknown) => {

@@ -8,22 +8,16 @@
  * once, on an input small enough to finish.
  *
  *   node --no-node-snapshot --import tsx test/bench/trigger-regexes.ts
- *   (BENCH_REPS=50 to change the repetitions per measurement; BENCH_OLD=0 skips the old engine)
+ *   (BENCH_REPS=50 to change the repetitions per measurement; BENCH_OLD=0 skips the old engine;
+ *   BENCH_TINY=1 for the test's: 5 repetitions)
  *
  * Every answer is checked first (no match on the adversarial message, a match once its last
  * character completes the pattern). Numbers are printed, never asserted.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { TriggerIndex } from '../../api/src/domain/processes/triggers';
 import { PATTERN_INPUT_CAP, patternInput } from '../../api/src/domain/processes/triggers/trigger-match';
 import { compileJavaRegex, parseSkill, type AvailableSkill, type TriggerRegex } from '../../api/src/domain/skills';
-
-const REPS = Number(process.env.BENCH_REPS ?? 50);
-const OLD = process.env.BENCH_OLD !== '0';
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+import { BenchReport, collectGarbage, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const N = PATTERN_INPUT_CAP;
 interface Case {
@@ -62,20 +56,24 @@ function time(fn: () => void): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** Median of REPS runs after two warm-ups. */
-function median(fn: () => void): number {
+/** Median of `reps` runs after two warm-ups. */
+function medianOf(reps: number, fn: () => void): number {
   fn();
   fn();
-  collect();
-  const times = Array.from({ length: REPS }, () => time(fn)).sort((a, b) => a - b);
+  collectGarbage();
+  const times = Array.from({ length: reps }, () => time(fn)).sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
 }
 
 const ms = (x: number) => (x < 0.01 ? x.toFixed(4) : x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
 const ratio = (x: number, base: number) => `${(x / base).toFixed(x / base < 10 ? 1 : 0)}×`;
 
-function main(): void {
-  console.log(`# Trigger regexes on ${N.toLocaleString('en')}-character adversarial messages: re2js against a V8 literal search in the same run\n`);
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const reps = options.tiny ? 5 : envNumber('BENCH_REPS', 50);
+  const old = options.tiny || process.env.BENCH_OLD !== '0';
+  const report = new BenchReport(options.print, options.summary);
+  const median = (fn: () => void) => medianOf(reps, fn);
+  report.print(`# Trigger regexes on ${N.toLocaleString('en')}-character adversarial messages: re2js against a V8 literal search in the same run\n`);
   const filter = { active: [], allowedSkillsOverride: null };
   const literal = /zzz/iu;
   const rows: string[] = [];
@@ -90,17 +88,22 @@ function main(): void {
     const findMiss = median(() => regex.find(miss));
     const findHit = median(() => regex.find(hit));
     const evaluate = median(() => index.evaluate(c.miss, filter));
-    let old = 'skipped';
-    if (OLD) {
+    let oldEngine = 'skipped';
+    if (old) {
       const backtracking = new RegExp(c.source, 'iu');
-      old = `${ms(time(() => backtracking.exec(c.old.input)))} ms on ${c.old.what}`;
+      oldEngine = `${ms(time(() => backtracking.exec(c.old.input)))} ms on ${c.old.what}`;
     }
-    rows.push(`| \`${c.source}\` | ${ms(baseline)} | ${ms(findMiss)} (${ratio(findMiss, baseline)}) | ${ms(findHit)} (${ratio(findHit, baseline)}) | ${ms(evaluate)} (${ratio(evaluate, baseline)}) | ${old} |`);
+    const table = 'Trigger regexes ÷ V8 literal search';
+    report.ratio(table, `${c.source}: find, no match`, findMiss / baseline);
+    report.ratio(table, `${c.source}: find, match`, findHit / baseline);
+    report.ratio(table, `${c.source}: TriggerIndex.evaluate, no match`, evaluate / baseline);
+    rows.push(`| \`${c.source}\` | ${ms(baseline)} | ${ms(findMiss)} (${ratio(findMiss, baseline)}) | ${ms(findHit)} (${ratio(findHit, baseline)}) | ${ms(evaluate)} (${ratio(evaluate, baseline)}) | ${oldEngine} |`);
   }
-  console.log('| pattern | baseline: V8 `/zzz/iu` on the message (ms) | re2js find, no match (ms, ratio) | re2js find, match (ms, ratio) | TriggerIndex.evaluate, no match (ms, ratio) | old engine, one run |');
-  console.log('|---|---|---|---|---|---|');
-  for (const row of rows) console.log(row);
-  console.log(`\nMedians of ${REPS} runs after two warm-ups; ratios are against the baseline of the same row.`);
+  report.print('| pattern | baseline: V8 `/zzz/iu` on the message (ms) | re2js find, no match (ms, ratio) | re2js find, match (ms, ratio) | TriggerIndex.evaluate, no match (ms, ratio) | old engine, one run |');
+  report.print('|---|---|---|---|---|---|');
+  for (const row of rows) report.print(row);
+  report.print(`\nMedians of ${reps} runs after two warm-ups; ratios are against the baseline of the same row.`);
+  return report.rows;
 }
 
-main();
+runAsScript(__filename, runBench);

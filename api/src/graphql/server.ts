@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -69,6 +70,10 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
       apolloGuardPlugin(guard),
+      // No field carries a cache hint, so the default cache-control plugin only ever answered
+      // `cache-control: no-store` (now set in handle()); its willResolveField hook made Apollo wrap
+      // and time every resolver of every request (issue 18).
+      ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
     ],
@@ -126,6 +131,9 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       context: async () => createContext(services, logger, req.headers.authorization),
     });
     for (const [key, value] of response.headers) res.setHeader(key, value);
+    // What Apollo's cache-control plugin answered for every response (no field has a cache hint):
+    // a proxy or browser must not keep a caller's data. Set here, as the plugin is off.
+    if (!res.hasHeader('cache-control')) res.setHeader('cache-control', 'no-store');
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') return void res.end(response.body.string);
     for await (const chunk of response.body.asyncIterator) res.write(chunk);

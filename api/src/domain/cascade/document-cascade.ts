@@ -26,7 +26,8 @@ export class DocumentCascade {
 
   async lookupCascade(scope: CascadeScope, rawPath: string): Promise<CascadeHit | null> {
     const path = normalizeDocumentPath(rawPath);
-    const found = await Promise.all(LAYERS.map((layer) => this.readLayer(scope, layer, path)));
+    // The path is normalized once here, not again per layer (a warm lookup is a few map reads: issue 18).
+    const found = await Promise.all(LAYERS.map((layer) => this.readNormalized(scope, layer, path)));
     const present = found.filter((doc): doc is LayerDocument => doc !== null);
     const [winner, ...outer] = present;
     if (!winner) return null;
@@ -35,7 +36,10 @@ export class DocumentCascade {
 
   /** One layer only (for editors and the `document(layer, …)` query); null when absent there. */
   async readLayer(scope: CascadeScope, layer: Layer, rawPath: string): Promise<LayerDocument | null> {
-    const path = normalizeDocumentPath(rawPath);
+    return this.readNormalized(scope, layer, normalizeDocumentPath(rawPath));
+  }
+
+  private async readNormalized(scope: CascadeScope, layer: Layer, path: string): Promise<LayerDocument | null> {
     if (layer === 'RESOURCE') {
       const doc = this.resources.get(path);
       return doc ? fromResource(doc) : null;

@@ -1,0 +1,26 @@
+/**
+ * The benchmarks `npm run bench` runs (test/bench/all.ts), in this order, each in its own process.
+ * Every file of test/bench that runs as a bench script (`runAsScript(`) must be listed here:
+ * all.test.ts checks it, so a new bench cannot be left out of the suite by mistake.
+ */
+export interface SuiteBench {
+  /** Shown in the summary table. */
+  readonly name: string;
+  /** Its file, relative to test/bench; it exports `runBench(options)` (harness.ts). */
+  readonly file: string;
+}
+
+export const SUITE: readonly SuiteBench[] = [
+  { name: 'GraphQL throughput', file: 'run.ts' },
+  { name: 'templates', file: 'templates.ts' },
+  { name: 'turn preparation', file: 'turn-preparation.ts' },
+  { name: 'turns and fan-out', file: 'turns.ts' },
+  { name: 'scripts', file: 'scripts.ts' },
+  { name: 'triggers', file: 'triggers.ts' },
+  { name: 'trigger regexes', file: 'trigger-regexes.ts' },
+  { name: 'scale-out', file: 'scale-out.ts' },
+  { name: 'job engines', file: 'job-engines.ts' },
+  { name: 'abuse', file: 'abuse.ts' },
+  { name: 'vance lint start', file: 'cli-start.ts' },
+  { name: 'embedded start and server memory', file: 'embedded-start.ts' },
+];
