@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Process } from '../../api/src/domain/processes/process';
 import { TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmTurnStore, type Database } from '../../api/src/persistence';
 import { testDatabases } from '../support/databases';
+import { laneFence, LeaseLostError } from '../../api/src/persistence/lane-fence';
 import { createPlainProcess } from '../support/process-fixture';
 
 describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
@@ -101,5 +102,36 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     expect(await turns.finishTurn(acme, begun.turn.id, { status: 'INTERRUPTED', errorCode: 'INTERRUPTED' })).toBe(true);
     expect(await turns.listRunningTurns()).toEqual([]);
     expect(await pending()).toEqual(['first', 'second', 'meanwhile']);
+  });
+
+  // Issue 18: what a turn holds goes with its next write — one statement, never half of it.
+  it('chat-log rows and events ride in one write: appendEvents logs them before its events; finishTurn stores the held ones before its end', async () => {
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'q' });
+    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const before = (await turns.listMessages(acme, process.id)).length;
+    const reply = { role: 'assistant' as const, senderName: 'w', content: 'a', toolCall: { kind: 'calls' as const, calls: [{ id: 'c1', name: 't', arguments: {} }] } };
+    const result = { role: 'tool' as const, senderName: 't', content: 'r', toolCall: null };
+    const stored = await turns.appendEvents(acme, process.id, begun.turn.id, [{ type: 'TurnStarted', payload: {} }, { type: 'ToolCallStarted', payload: { n: 1 } }], [reply, result]);
+    expect(stored.map((e) => e.type)).toEqual(['TurnStarted', 'ToolCallStarted']);
+    expect(BigInt(stored[1]!.id)).toBeGreaterThan(BigInt(stored[0]!.id));
+    const logged = (await turns.listMessages(acme, process.id)).slice(before);
+    expect(logged.map((m) => [m.role, m.content, m.toolCall, m.turnId])).toEqual([['assistant', 'a', reply.toolCall, begun.turn.id], ['tool', 'r', null, begun.turn.id]]);
+    // Messages alone are a write too.
+    expect(await turns.appendEvents(acme, process.id, begun.turn.id, [], [{ role: 'system', senderName: null, content: 's', toolCall: null }])).toEqual([]);
+    // Fenced out (issue 14): neither the rows nor the events are stored.
+    await expect(laneFence.run({ key: process.id, token: '987654321' }, () =>
+      turns.appendEvents(acme, process.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: 'lost' } }], [{ role: 'assistant', senderName: 'w', content: 'lost', toolCall: null }]))).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await turns.listMessages(acme, process.id)).map((m) => m.content)).not.toContain('lost');
+    expect(await turns.finishTurn(acme, begun.turn.id, {
+      status: 'FINISHED', finishReason: 'stop', end: { type: 'TurnFinished', payload: {} },
+      held: { events: [{ type: 'TextDelta', payload: { text: 'hi' } }, { type: 'TextDelta', payload: { text: ' there' } }], messages: [{ role: 'assistant', senderName: 'w', content: 'hi there', toolCall: null }] },
+    })).toBe(true);
+    const events = (await turns.listEvents(acme, process.id, stored[1]!.id)).map((e) => [e.type, e.payload]);
+    expect(events).toEqual([['TextDelta', { text: 'hi' }], ['TextDelta', { text: ' there' }], ['TurnFinished', {}]]);
+    expect((await turns.listMessages(acme, process.id)).slice(before).map((m) => m.content)).toEqual(['a', 'r', 's', 'hi there']);
+    // A turn that has ended stores nothing held: no second end, no late rows.
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FAILED', end: { type: 'TurnFailed', payload: {} }, held: { events: [{ type: 'TextDelta', payload: { text: 'late' } }], messages: [{ role: 'assistant', senderName: 'w', content: 'late', toolCall: null }] } })).toBe(false);
+    expect((await turns.listEvents(acme, process.id, stored[1]!.id)).length).toBe(3);
+    expect((await turns.listMessages(acme, process.id)).map((m) => m.content)).not.toContain('late');
   });
 });

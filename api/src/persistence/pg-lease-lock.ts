@@ -23,6 +23,7 @@ import { localLaneLock } from '../domain/processes/process-lane';
 import { isConnectionLoss } from './connection-loss';
 import type { Database } from './data-source';
 import { laneFence, type LaneFence } from './lane-fence';
+import { queryPrepared } from './prepared';
 
 export const DEFAULT_LEASE_MS = 10_000;
 
@@ -97,13 +98,13 @@ export class PgLeaseLock implements LaneLock {
     }
   }
 
-  /** One statement; a connection that died since its last use gets one more try on a fresh one. */
+  /** One statement (prepared: every turn takes and releases a lease); a connection that died since its last use gets one more try on a fresh one. */
   private async query<R>(sql: string, parameters: unknown[]): Promise<R> {
     try {
-      return (await this.dataSource.query(sql, parameters)) as R;
+      return await queryPrepared<R>(this.dataSource, sql, parameters);
     } catch (err) {
       if (!isConnectionLoss(err)) throw err;
-      return (await this.dataSource.query(sql, parameters)) as R;
+      return queryPrepared<R>(this.dataSource, sql, parameters);
     }
   }
 }

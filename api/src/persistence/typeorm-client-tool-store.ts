@@ -6,6 +6,7 @@ import type {
 } from '../domain/client-tools';
 import type { ClientToolStore } from '../domain/client-tools';
 import { isUuid } from './uuid';
+import { queryPrepared } from './prepared';
 
 interface CallRow {
   id: string;
@@ -51,7 +52,8 @@ export class TypeOrmClientToolStore implements ClientToolStore {
 
   async findRegistration(tenantId: string, sessionId: string): Promise<ClientToolRegistration | null> {
     if (!isUuid(tenantId) || !isUuid(sessionId)) return null;
-    const rows: Array<{ client_tools: unknown; client_tools_at: Date | null }> = await this.dataSource.query(
+    // Read by every turn's composition (prepared.ts).
+    const rows: Array<{ client_tools: unknown; client_tools_at: Date | null }> = await queryPrepared(this.dataSource,
       'SELECT client_tools, client_tools_at FROM sessions WHERE tenant_id = $1 AND id = $2',
       [tenantId, sessionId],
     );

@@ -30,6 +30,7 @@ import { toStoredEvent, TypeOrmProcessEventLog, type EventRow } from './typeorm-
 import { translateDbError } from './translate-db-error';
 import { escapeLike } from './typeorm-document-store';
 import { isUuid } from './uuid';
+import { queryPrepared } from './prepared';
 
 
 /** What `queue` wrote. */
@@ -171,7 +172,8 @@ export class TypeOrmProcessStore implements ProcessStore {
 
   async findProcess(tenantId: string, processId: string): Promise<Process | null> {
     if (!isUuid(tenantId) || !isUuid(processId)) return null;
-    const rows: ProcessRow[] = await this.dataSource.query(
+    // Every turn reads its process (prepared.ts).
+    const rows: ProcessRow[] = await queryPrepared(this.dataSource,
       `SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2`,
       [tenantId, processId],
     );
@@ -256,7 +258,7 @@ export class TypeOrmProcessStore implements ProcessStore {
       // One statement: the messages in order, the turn request set unless it already is (its time
       // is the oldest waiting request's), and the events. The row is the process after it, once per message.
       // A lost connection: the first message's id says whether the statement committed (confirm-write.ts).
-      result = await confirmedWrite('the message', async () => shaped(await announcedWrite(this.notifier, () => this.dataSource.query(
+      result = await confirmedWrite('the message', async () => shaped(await announcedWrite(this.notifier, () => queryPrepared(this.dataSource,
         `WITH ins AS (
            INSERT INTO process_inbox (id, tenant_id, process_id, sender, sender_name, content)
            SELECT (x.m->>'id')::uuid, $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'

@@ -13,6 +13,10 @@
  * (commit-notifier.ts) and delivered here after it. Writes inside a transaction use only `em`
  * (PGlite has one session). Statements that must return rows are written as SELECTs over a CTE, so
  * the driver answers rows whatever the command.
+ *
+ * A turn's chat-log rows that nothing reads before the next write (the reply, tool results) ride
+ * with that write: appendEvents and finishTurn store them first, in the same statement (issue 18:
+ * fewer round trips per turn). The statements every turn runs are named prepared statements (prepared.ts).
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type {
@@ -26,6 +30,7 @@ import { envelopeOf } from '../domain/turns/turn-event-sink';
 import { isUuid } from './uuid';
 import { fenceHolds, fenceTokenFor, laneFence, LeaseLostError } from './lane-fence';
 import { announcedWrite, isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
+import { queryPrepared } from './prepared';
 
 interface TurnRow {
   id: string;
@@ -74,6 +79,21 @@ const EVENT_SLIM = `jsonb_build_object('id', id::text, 'tenantId', tenant_id, 'p
   'at', ${isoTimeSql('created_at')})`;
 const EVENT_FULL = `(${EVENT_SLIM} || jsonb_build_object('payload', payload))`;
 const EVENT_RETURNING = 'id, tenant_id, process_id, turn_id, type, payload, created_at';
+/** The inserted events (CTE `source`) as one JSON array in id order, for statements that answer one row. */
+const eventsJson = (source: string) => `(SELECT jsonb_agg(to_jsonb(e) || jsonb_build_object('id', e.id::text) ORDER BY e.id) FROM ${source} e)`;
+
+/**
+ * A CTE `name` that logs the chat-log rows of parameter `json` (a JSON array) in order, for the turn
+ * `turn`, when `when` holds; `process` is the process id's SQL. A JSON null tool call is SQL NULL.
+ */
+function messagesCte(name: string, json: string, tenant: string, process: string, turn: string, from: string, when: string): string {
+  return `${name} AS (INSERT INTO messages (tenant_id, process_id, role, sender_name, content, tool_call, turn_id)
+    SELECT ${tenant}, ${process}, x.m->>'role', x.m->>'senderName', x.m->>'content', NULLIF(x.m->'toolCall', 'null'::jsonb), ${turn}
+    FROM ${from} jsonb_array_elements(${json}::jsonb) WITH ORDINALITY AS x(m, n) WHERE ${when} ORDER BY x.n RETURNING 1)`;
+}
+
+const messagesParam = (messages: readonly NewChatLogMessage[] | undefined): string =>
+  JSON.stringify((messages ?? []).map((m) => ({ role: m.role, senderName: m.senderName, content: m.content, toolCall: m.toolCall })));
 
 
 /**
@@ -128,7 +148,7 @@ export class TypeOrmTurnStore implements TurnStore {
     // request, open the turn with the taken rows as input, log them as user messages in FIFO order.
     // Not while an earlier turn of the process is still RUNNING: on the lane, such a turn is stale
     // (its final write failed), and it ends first, so that two turns never overlap (fault suite).
-    const rows: { turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean }[] = await this.dataSource.query(
+    const rows: { turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean }[] = await queryPrepared(this.dataSource,
       `WITH stale AS (SELECT EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND process_id = $2 AND status = 'RUNNING') AS found),
        taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND failed_at IS NULL AND ${fenceHolds('$5', '$4')}
            AND NOT (SELECT found FROM stale)
@@ -156,7 +176,7 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage> {
     const token = fenceTokenFor(processId);
-    const rows: MessageRow[] = await this.dataSource.query(
+    const rows: MessageRow[] = await queryPrepared(this.dataSource,
       `INSERT INTO messages (tenant_id, process_id, role, sender_name, content, tool_call, turn_id)
        SELECT $1, $2, $3, $4, $5, $6::jsonb, $7 WHERE ${fenceHolds('$9', '$8')} RETURNING ${MESSAGE_COLUMNS}`,
       [tenantId, processId, message.role, message.senderName, message.content, message.toolCall ? JSON.stringify(message.toolCall) : null, turnId, token, processId],
@@ -170,37 +190,42 @@ export class TypeOrmTurnStore implements TurnStore {
     const restores = outcome.status === 'FAILED' || outcome.status === 'INTERRUPTED';
     const end = outcome.end ?? null;
     // A finished turn is one statement (atomic alone); a turn whose input goes back needs a transaction.
-    const finish = async (em: Pick<EntityManager, 'query'>): Promise<{ ended: boolean; event: TurnEvent | null }> => {
+    const finish = async (em: Pick<EntityManager, 'query'>): Promise<{ ended: boolean; events: TurnEvent[] }> => {
       // Fenced when the running lane job holds a lease: only on that job's own process.
       const fence = laneFence.getStore() ?? null;
-      const notify = this.notifying('ev', 14);
-      const rows: { process_id: string | null; input: TakenMessage[] | null; fenced: boolean; event: EventRow | null }[] = await em.query(
+      const notify = this.notifying('ev', 13);
+      // The turn's held events and chat-log rows first, then its end event: one statement, ids in that order.
+      const events = [...(outcome.held?.events ?? []), ...(end ? [end] : [])];
+      const rows: { process_id: string | null; input: TakenMessage[] | null; fenced: boolean; events: EventRow[] | null }[] = await queryPrepared(em,
         `WITH done AS (UPDATE turns SET status = $3, finish_reason = $4, usage = $5::jsonb, error_code = $6, error_message = $7,
              finished_at = clock_timestamp(), open_skills_before = $8::jsonb
            WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING'
              AND (process_id::text IS DISTINCT FROM $9::text OR ${fenceHolds('$9::text', '$10')}) RETURNING process_id, input),
+         ${messagesCte('msg', '$12', '$1', 'done.process_id', '$2', 'done CROSS JOIN', 'true')},
          ev AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
-           SELECT $1, done.process_id, $2, $11, $12::jsonb FROM done WHERE $13::boolean RETURNING ${EVENT_RETURNING}),
+           SELECT $1, done.process_id, $2, x.e->>'type', x.e->'payload' FROM done CROSS JOIN jsonb_array_elements($11::jsonb) WITH ORDINALITY AS x(e, n)
+           ORDER BY x.n RETURNING ${EVENT_RETURNING}),
          ${notify.cte}
-         SELECT d.process_id, d.input, false AS fenced, (SELECT to_jsonb(e) || jsonb_build_object('id', e.id::text) FROM ev e) AS event
-         FROM done d CROSS JOIN (SELECT count(*) FROM sent) n
+         SELECT d.process_id, d.input, false AS fenced, ${eventsJson('ev')} AS events
+         FROM done d CROSS JOIN (SELECT count(*) FROM sent) n CROSS JOIN (SELECT count(*) FROM msg) m
          UNION ALL SELECT NULL, NULL, true, NULL WHERE NOT EXISTS (SELECT 1 FROM done) AND $9::text IS NOT NULL
            AND EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' AND process_id::text = $9::text)
            AND NOT ${fenceHolds('$9::text', '$10')}`,
         [tenantId, turnId, outcome.status, outcome.finishReason ?? null, outcome.usage ? JSON.stringify(outcome.usage) : null,
           outcome.errorCode ?? null, outcome.errorMessage ?? null, outcome.openSkillsBefore ? JSON.stringify(outcome.openSkillsBefore) : null,
-          fence?.key ?? null, fence?.token ?? null, end?.type ?? 'TurnFinished', JSON.stringify(end?.payload ?? {}), end !== null, ...notify.params],
+          fence?.key ?? null, fence?.token ?? null, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), messagesParam(outcome.held?.messages),
+          ...notify.params],
       );
       const row = rows[0];
       if (row?.fenced) throw new LeaseLostError(fence!.key, fence!.token);
-      if (!row?.process_id || !row.input) return { ended: false, event: null };
+      if (!row?.process_id || !row.input) return { ended: false, events: [] };
       // Without a plan (a store caller of its own): the input back as it was taken, its turn requested at once.
       const restore = outcome.restore ?? { messages: row.input.map((m) => ({ ...m, attempts: m.attempts ?? 0, failure: m.failure ?? null, failed: false })), retryInMs: 0 };
       if (restores) await restoreInput(em as EntityManager, tenantId, turnId, row.process_id, restore);
-      return { ended: true, event: row.event ? toEvent(row.event) : null };
+      return { ended: true, events: (row.events ?? []).map(toEvent) };
     };
-    const { ended, event } = await announcedWrite(this.notifier, () => (restores ? this.dataSource.transaction(finish) : finish(this.dataSource)));
-    if (event) this.deliver([event]);
+    const { ended, events } = await announcedWrite(this.notifier, () => (restores ? this.dataSource.transaction(finish) : finish(this.dataSource)));
+    this.deliver(events);
     return ended;
   }
 
@@ -236,29 +261,32 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]> {
     if (!isUuid(tenantId) || !isUuid(processId)) return [];
-    const rows: MessageRow[] = await this.dataSource.query(
+    const rows: MessageRow[] = await queryPrepared(this.dataSource,
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE tenant_id = $1 AND process_id = $2 ORDER BY messages.seq`, [tenantId, processId]);
     return rows.map(toMessage);
   }
 
-  async appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
-    if (events.length === 0) return [];
-    // One statement for several events; ids follow the list's order (ORDER BY before the identity),
-    // and so do their NOTIFYs, sent with the commit of this very statement (commit-notifier.ts).
-    // Fenced (issue 14): a lane whose lease was taken over neither stores nor (so) announces its events.
+  async appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[], messages: readonly NewChatLogMessage[] = []): Promise<TurnEvent[]> {
+    if (events.length === 0 && messages.length === 0) return [];
+    // One statement for the chat-log rows and several events; ids follow the list's order (ORDER BY
+    // before the identity), and so do their NOTIFYs, sent with the commit of this very statement
+    // (commit-notifier.ts). Fenced (issue 14): a lane whose lease was taken over neither stores nor
+    // (so) announces anything.
     const token = fenceTokenFor(processId);
-    const notify = this.notifying('ins', 7);
-    const rows: EventRow[] = await announcedWrite(this.notifier, () => this.dataSource.query(
-      `WITH ins AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
+    const notify = this.notifying('ins', 8);
+    const rows: { holds: boolean; events: EventRow[] | null }[] = await announcedWrite(this.notifier, () => queryPrepared(this.dataSource,
+      `WITH fence AS (SELECT ${fenceHolds('$6', '$5')} AS holds),
+       ${messagesCte('msg', '$7', '$1', '$2', '$3', '', '(SELECT holds FROM fence)')},
+       ins AS (INSERT INTO turn_events (tenant_id, process_id, turn_id, type, payload)
          SELECT $1, $2, $3, x.e->>'type', x.e->'payload' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS x(e, n)
-         WHERE ${fenceHolds('$6', '$5')} ORDER BY x.n
+         WHERE (SELECT holds FROM fence) ORDER BY x.n
          RETURNING ${EVENT_RETURNING}),
        ${notify.cte}
-       SELECT ${EVENT_COLUMNS} FROM ins CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.id`,
-      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), token, processId, ...notify.params],
+       SELECT (SELECT holds FROM fence) AS holds, ${eventsJson('ins')} AS events, (SELECT count(*) FROM sent) AS n, (SELECT count(*) FROM msg) AS m`,
+      [tenantId, processId, turnId, JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload }))), token, processId, messagesParam(messages), ...notify.params],
     ));
-    if (rows.length === 0) throw new LeaseLostError(processId, token ?? '');
-    const stored = rows.map(toEvent);
+    if (!rows[0]?.holds) throw new LeaseLostError(processId, token ?? '');
+    const stored = (rows[0].events ?? []).map(toEvent);
     this.deliver(stored);
     return stored;
   }

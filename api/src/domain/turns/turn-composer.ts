@@ -93,7 +93,11 @@ export class TurnComposer {
   /** `given`: the scope to compose in instead of the process's (a process not spawned yet: spawn-preview.ts). */
   async compose(process: Process, engine: Engine, upcoming: readonly string[] = [], given?: CascadeScope): Promise<TurnComposition> {
     const { processes, templates, skills } = this.deps;
-    const messages = await this.deps.store.listMessages(process.tenantId, process.id);
+    // Both reads at once (two round trips in parallel on PostgreSQL's pool; issue 18).
+    const [messages, registered] = await Promise.all([
+      this.deps.store.listMessages(process.tenantId, process.id),
+      this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? [],
+    ]);
     const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
     const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);
     const params = process.engineParams;
@@ -112,7 +116,7 @@ export class TurnComposer {
     const serverTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
     const serverNames = new Set(serverTools.map((t) => t.name));
     // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
-    const clientTools = (await this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? []).filter((t) => !serverNames.has(t.name));
+    const clientTools = registered.filter((t) => !serverNames.has(t.name));
     const prepared = await prepareTurn({
       skills: skillList,
       activeSkills: process.activeSkills,

@@ -1,5 +1,66 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelopeOf, MAX_INLINE_PAYLOAD_CHARS, TextBatcher } from './turn-event-sink';
+import { envelopeOf, MAX_INLINE_PAYLOAD_CHARS, TextBatcher, TurnEventSink } from './turn-event-sink';
+import type { NewChatLogMessage, NewTurnEvent, TurnEvent, TurnOutcome } from './turn';
+import type { TurnStore } from './turn-store';
+
+/** A store that records each write: what it carried, in order. */
+function recordingStore(fail?: (write: number) => boolean) {
+  const writes: { kind: 'events' | 'finish'; events: string[]; messages: string[] }[] = [];
+  let id = 0;
+  const stored = (events: readonly NewTurnEvent[]): TurnEvent[] =>
+    events.map((e) => ({ ...e, id: String(++id), tenantId: 't', processId: 'p', turnId: 'u', at: 'now' }));
+  const store = {
+    appendEvents: async (_t: string, _p: string, _u: string, events: readonly NewTurnEvent[], messages: readonly NewChatLogMessage[] = []) => {
+      if (fail?.(writes.length + 1)) throw new Error('connection terminated');
+      writes.push({ kind: 'events', events: events.map((e) => e.type), messages: messages.map((m) => m.content) });
+      return stored(events);
+    },
+    finishTurn: async (_t: string, _u: string, outcome: TurnOutcome) => {
+      writes.push({ kind: 'finish', events: [...(outcome.held?.events ?? []), ...(outcome.end ? [outcome.end] : [])].map((e) => e.type), messages: (outcome.held?.messages ?? []).map((m) => m.content) });
+      return true;
+    },
+  } as unknown as TurnStore;
+  return { store, writes };
+}
+
+const message = (content: string): NewChatLogMessage => ({ role: 'assistant', senderName: 'w', content, toolCall: null });
+
+describe('TurnEventSink (issue 18: what is held goes with the next write)', () => {
+  it('writes held events and chat-log rows with the next emit, before its own events; the end carries what is left', async () => {
+    const { store, writes } = recordingStore();
+    const sink = new TurnEventSink(store, { tenantId: 't', processId: 'p', turnId: 'u' });
+    sink.hold('TurnStarted', {});
+    expect(writes).toEqual([]);
+    const composed = await sink.emitAll([{ type: 'SkillVerdicts', payload: {} }, { type: 'PromptComposed', payload: {} }]);
+    expect(composed.map((e) => e.type)).toEqual(['TurnStarted', 'SkillVerdicts', 'PromptComposed']);
+    sink.holdMessage(message('reply'));
+    sink.hold('TextDelta', { text: 'reply' });
+    expect(await sink.finish({ status: 'FINISHED', end: { type: 'TurnFinished', payload: {} } })).toBe(true);
+    expect(writes).toEqual([
+      { kind: 'events', events: ['TurnStarted', 'SkillVerdicts', 'PromptComposed'], messages: [] },
+      { kind: 'finish', events: ['TextDelta', 'TurnFinished'], messages: ['reply'] },
+    ]);
+  });
+
+  it('flush stores what is held (before a tool or a guard runs); with nothing held it only waits', async () => {
+    const { store, writes } = recordingStore();
+    const sink = new TurnEventSink(store, { tenantId: 't', processId: 'p', turnId: 'u' });
+    await sink.flush();
+    expect(writes).toEqual([]);
+    sink.holdMessage(message('calls a tool'));
+    await sink.flush();
+    expect(writes).toEqual([{ kind: 'events', events: [], messages: ['calls a tool'] }]);
+  });
+
+  it('a write that fails fails its emit; the failure end still goes out after it', async () => {
+    const { store, writes } = recordingStore((n) => n === 1);
+    const sink = new TurnEventSink(store, { tenantId: 't', processId: 'p', turnId: 'u' });
+    sink.hold('TurnStarted', {});
+    await expect(sink.emit('PromptComposed', {})).rejects.toThrow('connection terminated');
+    expect(await sink.finish({ status: 'FAILED', end: { type: 'TurnFailed', payload: {} } })).toBe(true);
+    expect(writes).toEqual([{ kind: 'finish', events: ['TurnFailed'], messages: [] }]);
+  });
+});
 
 describe('TextBatcher', () => {
   afterEach(() => {
@@ -48,6 +109,25 @@ describe('TextBatcher when a chunk cannot be stored (issue 14)', () => {
     await expect(batcher.flush()).rejects.toThrow('connection terminated');
     expect(out).toEqual(['one']); // 'six' would have left a hole where 'two' was
     await expect(batcher.flush()).rejects.toThrow('connection terminated');
+  });
+});
+
+describe('TextBatcher.take (issue 18)', () => {
+  it('waits for emitted chunks and hands back the held rest instead of emitting it', async () => {
+    const out: string[] = [];
+    const batcher = new TextBatcher(async (t) => void out.push(t), 3);
+    batcher.push('abc');
+    batcher.push('d');
+    expect(await batcher.take()).toBe('d');
+    expect(out).toEqual(['abc']);
+    expect(await batcher.take()).toBe('');
+  });
+  it('throws the first chunk that could not be stored', async () => {
+    const batcher = new TextBatcher(async () => {
+      throw new Error('gone');
+    }, 1);
+    batcher.push('x');
+    await expect(batcher.take()).rejects.toThrow('gone');
   });
 });
 

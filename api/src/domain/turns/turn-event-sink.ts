@@ -1,6 +1,6 @@
 import { fitsInline, MAX_INLINE_PAYLOAD_BYTES } from '../events/notification-size';
 import { storableValue } from '../shared/storable-text';
-import type { NewTurnEvent, TurnEvent, TurnEventEnvelope, TurnEventType, TurnOutcome } from './turn';
+import type { NewChatLogMessage, NewTurnEvent, TurnEvent, TurnEventEnvelope, TurnEventType, TurnOutcome } from './turn';
 import type { TurnStore } from './turn-store';
 
 /** Payloads above this many UTF-8 bytes go out without payload (notification-size.ts); subscribers load it by id. */
@@ -13,9 +13,17 @@ export const MAX_INLINE_PAYLOAD_CHARS = MAX_INLINE_PAYLOAD_BYTES;
  * published after a commit that a failed publish would then report as failed). Payloads are made
  * storable first (a preview cut inside a surrogate pair, a NUL in a script's log line: issue 13).
  * The turn's end goes through `finish`, behind every event before it.
+ *
+ * What nothing needs stored yet — TurnStarted before the composition is ready, the reply and its
+ * last text before the turn ends, a tool result before the next call — is held (`hold`,
+ * `holdMessage`) and stored by the next write, in order before that write's own events (issue 18:
+ * a turn of the offline provider went from 12 statements to 8). A held event is published when
+ * it is committed, never before.
  */
 export class TurnEventSink {
   private chain: Promise<unknown> = Promise.resolve();
+  private heldEvents: NewTurnEvent[] = [];
+  private heldMessages: NewChatLogMessage[] = [];
 
   constructor(
     private readonly store: TurnStore,
@@ -23,22 +31,47 @@ export class TurnEventSink {
   ) {}
 
   emit(type: TurnEventType, payload: Readonly<Record<string, unknown>>): Promise<TurnEvent> {
-    return this.emitAll([{ type, payload }]).then((stored) => stored[0]!);
+    return this.emitAll([{ type, payload }]).then((stored) => stored.at(-1)!);
   }
 
-  /** Several events in one write (events that are ready together), announced in order with it. */
+  /** Several events in one write (events that are ready together), announced in order with it, after what is held. */
   emitAll(events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
-    return this.enqueue(() => this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId,
-      events.map((e) => ({ type: e.type, payload: storableValue(e.payload).value }))));
+    const { events: held, messages } = this.takeHeld();
+    const all = [...held, ...events.map(storable)];
+    return this.enqueue(() => this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId, all, messages));
+  }
+
+  /** An event stored (and published) with the next write. */
+  hold(type: TurnEventType, payload: Readonly<Record<string, unknown>>): void {
+    this.heldEvents.push(storable({ type, payload }));
+  }
+
+  /** A chat-log row of the turn stored with the next write (before its events). */
+  holdMessage(message: NewChatLogMessage): void {
+    this.heldMessages.push(message);
+  }
+
+  /** Stores what is held now (before anything that may read it: a tool, a guard) and waits for every write. */
+  async flush(): Promise<void> {
+    if (this.heldEvents.length > 0 || this.heldMessages.length > 0) await this.emitAll([]);
+    else await this.chain;
   }
 
   /**
-   * Ends the turn: its final state and its one end event (TurnFinished / TurnFailed) in one write,
-   * after every event emitted before. False when the turn had ended already (nothing written).
+   * Ends the turn: what is held, its final state and its one end event (TurnFinished / TurnFailed)
+   * in one write, after every event emitted before. False when the turn had ended already (nothing written).
    */
   finish(outcome: TurnOutcome & { readonly end: NewTurnEvent }): Promise<boolean> {
-    const end = { type: outcome.end.type, payload: storableValue(outcome.end.payload).value };
-    return this.enqueue(() => this.store.finishTurn(this.turn.tenantId, this.turn.turnId, { ...outcome, end }));
+    const held = this.takeHeld();
+    const end = storable(outcome.end);
+    return this.enqueue(() => this.store.finishTurn(this.turn.tenantId, this.turn.turnId, { ...outcome, end, held }));
+  }
+
+  private takeHeld(): { events: NewTurnEvent[]; messages: NewChatLogMessage[] } {
+    const held = { events: this.heldEvents, messages: this.heldMessages };
+    this.heldEvents = [];
+    this.heldMessages = [];
+    return held;
   }
 
   private enqueue<T>(write: () => Promise<T>): Promise<T> {
@@ -46,6 +79,10 @@ export class TurnEventSink {
     this.chain = next.catch(() => undefined);
     return next;
   }
+}
+
+function storable(event: NewTurnEvent): NewTurnEvent {
+  return { type: event.type, payload: storableValue(event.payload).value };
 }
 
 export function envelopeOf(event: TurnEvent): TurnEventEnvelope {
@@ -87,6 +124,20 @@ export class TextBatcher {
     this.release(true);
     await this.pending;
     if (this.failure) throw this.failure.error;
+  }
+
+  /**
+   * Waits for every emitted chunk (throwing the first that could not be stored, as `flush` does)
+   * and hands back what is still held instead of emitting it: the caller stores it with its next write.
+   */
+  async take(): Promise<string> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.pending;
+    if (this.failure) throw this.failure.error;
+    const held = this.held;
+    this.held = '';
+    return held;
   }
 
   private release(final = false): void {

@@ -265,7 +265,8 @@ export class TurnRunner {
     const sink = new TurnEventSink(store, { tenantId, processId, turnId: turn.id });
     const text = new TextBatcher((chunk) => sink.emit('TextDelta', { text: chunk }));
     try {
-      await sink.emit('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
+      // Stored and published with the composition's events (one write, issue 18), or with the failure.
+      sink.hold('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
       const engine = this.engineOf(process);
       const principal = await this.deps.principalOf(tenantId, process.userId);
       // The pre-turn hook (seed 000 §4a): the taken messages' auto-triggers, on this lane (skill-activation-service.ts).
@@ -291,9 +292,12 @@ export class TurnRunner {
       // Composed again with the skill; its history now holds what the guards and the activation added.
       if (activated) composition = await this.composer.compose(running = (await processes.deps.store.findProcess(tenantId, processId)) ?? running, engine);
       // The context budget (issue 8): history gives way, oldest first; the skills section never does.
-      const fit = fitHistory(composition, [...composition.history, ...(activated ? [] : start.map((content) => ({ role: 'user' as const, content })))]);
+      // Unless the guards added to it, the composition's own fit is the turn's (computed once).
+      const fit = activated || start.length > 0
+        ? fitHistory(composition, [...composition.history, ...(activated ? [] : start.map((content) => ({ role: 'user' as const, content })))])
+        : { history: historyOf(composition.request), fitted: composition.budget };
       // What the first model call sends, and what PromptComposed shows (model-request.ts).
-      const request = buildModelRequest(composition, fit.history);
+      const request = activated || start.length > 0 ? buildModelRequest(composition, fit.history) : composition.request;
       // Both are ready together: one write.
       await sink.emitAll([
         { type: 'SkillVerdicts', payload: { ...verdicts(running, composition), private: composition.privacy } },
@@ -302,7 +306,8 @@ export class TurnRunner {
       const replaced = { toolResults: 0, modelOutput: 0 };
       const reported: number[] = [];
       const result = await this.runEngine(running, turn, engine, composition, request, sink, text, principal, replaced, reported);
-      await text.flush();
+      const rest = await text.take();
+      if (rest !== '') sink.hold('TextDelta', { text: rest });
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
       const picks = composition.openSkills;
       // The process after the turn's writes: each write answers it, so it is read at most once here.
@@ -374,7 +379,7 @@ export class TurnRunner {
     process: Process, turn: Turn, engine: Engine, composition: TurnComposition, request: ModelRequest, sink: TurnEventSink, text: TextBatcher, principal: Principal,
     replaced: { toolResults: number; modelOutput: number }, reported: number[],
   ): Promise<TurnResult> {
-    const { store, provider } = this.deps;
+    const { provider } = this.deps;
     const params = process.engineParams;
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
     const allowed = new Set(composition.pool.allowed);
@@ -401,15 +406,17 @@ export class TurnRunner {
       }, timeoutMs), reported), (n) => { replaced.modelOutput += n; }),
       dispatch: async (call) => {
         await text.flush();
+        await sink.flush(); // a tool may read the chat log
         const result = storableToolResult(await dispatchAt(call.name, call.arguments, 0));
         replaced.toolResults += result.replaced ?? 0;
         return result;
       },
+      // Held: stored with the turn's next write (a tool call's event, the end), in order.
       record: async (message) => {
         if (message.role !== 'assistant') await text.flush();
         const storable = storableMessage(message);
         if (message.role === 'assistant') replaced.modelOutput += storable.replaced;
-        await store.appendMessage(process.tenantId, process.id, turn.id, storable.message);
+        sink.holdMessage(storable.message);
       },
       text: (delta) => text.push(delta),
       emit: async (type, payload) => {
@@ -448,6 +455,7 @@ export class TurnRunner {
   ): Promise<string[]> {
     const guards = this.deps.guards;
     if (!guards || (process.recipeGuards.length === 0 && process.guards.length === 0)) return [];
+    await sink.flush(); // a guard's script may read the chat log
     const allowed = new Set(composition.pool.allowed);
     const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
       await sink.emit(type, payload);

@@ -28,8 +28,11 @@ export interface TurnStore {
   regenerate(tenantId: string, turnId: string): Promise<{ openSkillsBefore: readonly string[] | null } | null>;
   listTurns(tenantId: string, processId: string): Promise<Turn[]>;
   listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]>;
-  /** Events in one write, with ids in the list's order. */
-  appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[]): Promise<TurnEvent[]>;
+  /**
+   * Events in one write, with ids in the list's order; `messages` (the turn's chat-log rows, in
+   * order) are stored by the same statement. LeaseLostError, and nothing stored, when fenced out.
+   */
+  appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[], messages?: readonly NewChatLogMessage[]): Promise<TurnEvent[]>;
   /** Events of the process with id > afterEventId (all when null), oldest first. */
   listEvents(tenantId: string, processId: string, afterEventId: string | null, limit?: number): Promise<TurnEvent[]>;
   findEvent(tenantId: string, eventId: string): Promise<TurnEvent | null>;

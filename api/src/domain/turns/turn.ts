@@ -111,4 +111,12 @@ export interface TurnOutcome {
   readonly end?: NewTurnEvent;
   /** FAILED / INTERRUPTED: how the input goes back (attempts, failed messages, the retry's time). */
   readonly restore?: InputRestore;
+  /** Events and chat-log rows held for the next write (TurnEventSink): stored by the same statement, before `end`. */
+  readonly held?: HeldWrites;
+}
+
+/** What a turn has ready to store but nothing needs stored yet: it goes with the turn's next write (issue 18). */
+export interface HeldWrites {
+  readonly events: readonly NewTurnEvent[];
+  readonly messages: readonly NewChatLogMessage[];
 }
