@@ -29,10 +29,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
 import { startVance, type RunningVance } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
 import type { Database } from '../../api/src/persistence';
@@ -40,9 +37,10 @@ import { OfflineProvider } from '../../api/src/llm';
 import type { ChatMessage, ModelCallRequest } from '../../api/src/domain/llm/model-provider';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
 import { benchDatabase } from '../support/databases';
+import { cpuMs, fanOut, type FanOutResult, mono, now, TOKEN, withTimeout } from './fan-out-clients';
 import { BenchReport, envNumber, isMain, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
-interface Settings {
+export interface Settings {
   /** Measured turns of part 1, after `warmUpTurns` discarded ones. */
   readonly turns: number;
   readonly warmUpTurns: number;
@@ -74,24 +72,8 @@ function envNumberOf(name: string, raw: string): number {
   return value;
 }
 
-const TOKEN = 'bench-admin-token-0123456789';
 const SKILLS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
 const BENCH_TOOLS = ['current_time', 'doc_list', 'doc_read', 'whoami', 'workspace_list'];
-const BATCH = 100;
-/** Sync turns before the measured ones, until every subscriber has seen one (see syncTurns). */
-const SYNC_TURNS = 5;
-const now = (): number => performance.timeOrigin + performance.now();
-/**
- * The system's monotonic clock in ms (CLOCK_MONOTONIC, one for every process of the machine): the
- * server's publish time and a client's receipt compared without the skew of two processes'
- * `performance.timeOrigin`, which was off by milliseconds (a 1-subscriber p50 of -5 ms).
- */
-const mono = (): number => Number(process.hrtime.bigint()) / 1e6;
-/** This process's CPU time in ms (user + system): the fan-out's cost, which a loaded machine's waits do not blur. */
-const cpuMs = (): number => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -99,25 +81,7 @@ const cpuMs = (): number => {
 
 const f = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms))),
-  ]).finally(() => clearTimeout(timer));
-}
 
-function longText(chars: number): string {
-  const words = 'fan out latency check over loopback with many subscribers on one process turn events stream'.split(' ');
-  const out: string[] = [];
-  let n = 0;
-  for (let i = 0; n < chars; i++) {
-    const w = words[i % words.length]!;
-    out.push(w);
-    n += w.length + 1;
-  }
-  return out.join(' ');
-}
 
 // The bench drives one token far past the per-principal budgets (issue 13) on purpose: lift them.
 const UNLIMITED = {
@@ -266,7 +230,7 @@ async function turnOverhead(s: Settings): Promise<OverheadResult> {
 // Part 2: fan-out over loopback
 // ---------------------------------------------------------------------------------------------
 
-interface ServerHandle { info: { url: string; processes: Record<string, string> }; request: (line: string) => Promise<string>; stop: () => Promise<void> }
+export interface ServerHandle { info: { url: string; processes: Record<string, string> }; request: (line: string) => Promise<string>; stop: () => Promise<void> }
 
 async function startServerChild(sizes: readonly number[]): Promise<ServerHandle> {
   // BENCH_SERVER_CPU_PROF=<dir>: a CPU profile of the server (where the fan-out's time goes).
@@ -309,142 +273,6 @@ async function startServerChild(sizes: readonly number[]): Promise<ServerHandle>
       await withTimeout(new Promise<void>((r) => child.once('exit', () => r())), 15_000, 'bench server stop').catch(() => child.kill('SIGKILL'));
     },
   };
-}
-
-const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
-const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { id turnId type at } }`;
-
-async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<void> {
-  // Generous: with many subscriptions still being set up, the mutation queues behind their access checks.
-  const res = await withTimeout(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ query, variables }) }), 60_000, 'sendMessage');
-  const body = (await res.json()) as { errors?: unknown };
-  if (body.errors) throw new Error(`sendMessage: ${JSON.stringify(body.errors)}`);
-}
-
-interface Received { id: string; turnId: string; type: string; at: number; recv: number; recvMono: number }
-
-interface Subscriber {
-  client: Client;
-  /** Settles when the server acknowledged the connection (authenticated). */
-  connected: Promise<void>;
-  events: Received[];
-  finished: number;
-  onFinish: (() => void) | null;
-  error: unknown;
-}
-
-function subscribe(url: string, processId: string): Subscriber {
-  const client = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${TOKEN}` }, retryAttempts: 0, lazy: true });
-  const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
-  const sub: Subscriber = { client, connected, events: [], finished: 0, onFinish: null, error: null };
-  client.subscribe<{ turnEvents: { id: string; turnId: string; type: string; at: string } }>({ query: EVENTS, variables: { id: processId } }, {
-    next: (msg) => {
-      const recv = now();
-      const recvMono = mono();
-      const e = msg.data?.turnEvents;
-      if (!e) return;
-      if (e.type === 'TextDelta') sub.events.push({ id: e.id, turnId: e.turnId, type: e.type, at: Date.parse(e.at), recv, recvMono });
-      if (e.type === 'TurnFinished' || e.type === 'TurnFailed') {
-        sub.finished++;
-        sub.onFinish?.();
-      }
-    },
-    error: (err) => {
-      sub.error = err;
-      sub.onFinish?.();
-    },
-    complete: () => undefined,
-  });
-  return sub;
-}
-
-/** Resolves once `done()` holds, checked whenever a subscriber sees a turn finish; rejects when one fails. */
-async function waitFor(subs: Subscriber[], done: () => boolean, ms: number, what: () => string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what()}`)), ms); // what() says how far they got
-      const check = () => {
-        const failed = subs.find((s) => s.error);
-        if (failed) reject(new Error(`subscriber failed: ${failed.error instanceof Error ? failed.error.message : JSON.stringify(failed.error)}`));
-        else if (done()) resolve();
-      };
-      for (const s of subs) s.onFinish = check;
-      check();
-    });
-  } finally {
-    clearTimeout(timer);
-    for (const s of subs) s.onFinish = null;
-  }
-}
-
-/** Resolves when every subscriber has seen `counts[i]` finished turns. */
-function allFinished(subs: Subscriber[], counts: readonly number[], ms: number, what: string): Promise<void> {
-  const behind = () => subs.filter((s, i) => s.finished < counts[i]!).length;
-  return waitFor(subs, () => behind() === 0, ms, () => `${what}: ${behind()} of ${subs.length} subscribers did not see TurnFinished`);
-}
-
-/**
- * A subscription is known to be live only once it delivered an event, and one whose subscribe was
- * still queued on the server misses the turn. So short sync turns run (up to SYNC_TURNS) until every
- * subscriber has seen one finish; each waits for the turn itself to end (its first subscriber), then
- * briefly for the rest.
- */
-async function syncTurns(url: string, processId: string, subs: Subscriber[]): Promise<void> {
-  for (let turn = 1; subs.some((s) => s.finished === 0); turn++) {
-    if (turn > SYNC_TURNS) throw new Error(`${subs.filter((s) => s.finished === 0).length} of ${subs.length} subscribers saw none of ${SYNC_TURNS} sync turns`);
-    await gql(url, SEND, { id: processId, text: `sync turn ${turn}, short answer` });
-    await waitFor(subs, () => subs.some((s) => s.finished >= turn), 60_000, () => `sync turn ${turn} did not finish for any subscriber`);
-    await waitFor(subs, () => subs.every((s) => s.finished > 0), 5_000, () => '').catch(() => undefined);
-  }
-}
-
-interface FanOutResult {
-  subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number;
-  /** CPU ms of the server and of the clients' process over the measured turns. */
-  serverCpuMs: number; clientCpuMs: number;
-}
-
-async function fanOut(s: Settings, server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
-  const { url } = server.info;
-  const subs: Subscriber[] = [];
-  try {
-    for (let i = 0; i < n; i += BATCH) {
-      const batch = Array.from({ length: Math.min(BATCH, n - i) }, () => subscribe(url, processId));
-      subs.push(...batch);
-      await new Promise((r) => setTimeout(r, 100)); // let the batch connect and subscribe
-    }
-    // Each connection is authenticated and each subscription checked on the server: 5,000 of them took over a minute on a loaded machine.
-    await withTimeout(Promise.all(subs.map((x) => x.connected)), Math.max(60_000, n * 40), `${n} subscribers connecting`);
-    await syncTurns(url, processId, subs);
-    for (const x of subs) x.events.length = 0;
-    // Drops the sync turns' publish times; CPU is counted from here.
-    const { cpuMs: serverCpu0 } = JSON.parse(await server.request('times')) as { cpuMs: number };
-    const clientCpu0 = cpuMs();
-
-    const seen = subs.map((x) => x.finished);
-    const t0 = now();
-    for (let t = 0; t < measuredTurns; t++) {
-      await gql(url, SEND, { id: processId, text: longText(s.longChars) });
-      await allFinished(subs, seen.map((k) => k + t + 1), 90_000, `measured turn ${t + 1} with ${n} subscribers`);
-    }
-    const turnMs = (now() - t0) / measuredTurns;
-    const clientCpuMs = cpuMs() - clientCpu0;
-    const { published, cpuMs: serverCpu1 } = JSON.parse(await server.request('times')) as { published: Record<string, number>; cpuMs: number };
-    const atLat: number[] = [];
-    const pubLat: number[] = [];
-    for (const x of subs) {
-      for (const e of x.events) {
-        atLat.push(e.recv - e.at);
-        const p = published[e.id];
-        if (p !== undefined) pubLat.push(e.recvMono - p);
-      }
-    }
-    const deltas = subs[0]!.events.length / measuredTurns;
-    return { subscribers: n, deltas, atLat, pubLat, turnMs, serverCpuMs: serverCpu1 - serverCpu0, clientCpuMs };
-  } finally {
-    await Promise.all(subs.map((x) => x.client.dispose()));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
