@@ -24,10 +24,10 @@ import { OfflineProvider } from '../../api/src/llm';
 import { TURN_EVENTS_TOPIC, type TurnEventEnvelope } from '../../api/src/domain/turns/turn';
 import { benchDatabase } from '../support/databases';
 import { envNumber, percentile } from './harness';
+import { seed } from './turns';
 
 const TOKEN = 'bench-admin-token-0123456789';
 const SKILLS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
-const BENCH_TOOLS = ['current_time', 'doc_list', 'doc_read', 'whoami', 'workspace_list'];
 
 interface Statement { readonly sql: string; readonly ms: number; readonly at: number }
 let log: Statement[] = [];
@@ -61,15 +61,7 @@ async function main(): Promise<void> {
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
   try {
     const { services } = vance;
-    const admin = await services.identity.authenticate(TOKEN);
-    const others = services.tools.list().map((t) => t.name).filter((n) => !BENCH_TOOLS.includes(n));
-    await services.documents.put(admin, 'VANCE', null, '_vance/recipes/bench.yaml',
-      `description: Bench worker\nengine: ford\nparams:\n  validation: false\nallowedToolsRemove: [${others.join(', ')}]\n`);
-    for (const name of SKILLS) {
-      await services.documents.put(admin, 'VANCE', null, `_vance/skills/${name}/SKILL.md`,
-        `---\ntitle: ${name}\ndescription: Bench skill ${name}\nversion: "1.0.0"\n---\nWhen working on ${name} topics, be precise and brief. ${'Keep answers short. '.repeat(10)}\n`);
-    }
-    await services.identity.createProject(admin, 'bench', 'NORMAL');
+    const admin = await seed(vance);
     const proc = await services.processes.spawn(admin, { project: 'bench', recipe: 'bench', name: 'overhead' });
     for (const name of SKILLS) await services.activation.activate(admin, proc.id, name, null, false);
 

@@ -100,8 +100,8 @@ async function startLocal(dataDir: string): Promise<{ vance: RunningVance; datab
   return { vance, database };
 }
 
-/** Seeds the recipe and the 5 skills, creates a project; returns the admin principal. */
-async function seed(vance: RunningVance) {
+/** Seeds the recipe and the 5 skills, creates a project; returns the admin principal (also turn-profile.ts). */
+export async function seed(vance: RunningVance) {
   const { services } = vance;
   const admin = await services.identity.authenticate(TOKEN);
   // 5 tools: every other catalog tool is removed by the recipe (built-ins are otherwise unrestricted).
