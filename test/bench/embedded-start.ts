@@ -82,12 +82,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** glibc malloc's MALLOC_* variables of this run, passed on so that their effect on the server's RSS can be measured. */
+function mallocSettings(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('MALLOC_') && e[1] !== undefined));
+}
+
 /** Spawns `args` and polls GET /healthz until it answers 200; the time is from the spawn. */
 async function startProcess(args: string[], env: Record<string, string>): Promise<Started> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...mallocSettings(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
   let gcWaiters: ((usage: NodeJS.MemoryUsage) => void)[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
