@@ -16,9 +16,9 @@ import { TypeOrmIdentityStore, TypeOrmProcessStore, TypeOrmTurnStore, type Datab
 import { testDatabases } from '../support/databases';
 import { createPlainProcess } from '../support/process-fixture';
 
-const postgres = testDatabases().filter((d) => d.name === 'postgres');
+const postgres = testDatabases().find((d) => d.name === 'postgres');
 
-describe.skipIf(postgres.length === 0).each(postgres)('a message queued while a turn begins ($name)', (driver) => {
+describe.skipIf(!postgres)('a message queued while a turn begins (PostgreSQL)', () => {
   let db: Database;
   let processes: TypeOrmProcessStore;
   let turns: TypeOrmTurnStore;
@@ -27,7 +27,7 @@ describe.skipIf(postgres.length === 0).each(postgres)('a message queued while a 
   let other: pg.Client;
 
   beforeAll(async () => {
-    db = await driver.open();
+    db = await postgres!.open();
     processes = new TypeOrmProcessStore(db.dataSource);
     turns = new TypeOrmTurnStore(db.dataSource);
     const identity = new TypeOrmIdentityStore(db.dataSource);
