@@ -5,6 +5,9 @@ import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { collect, startTestVance, type TestVance } from './harness';
 
 const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { type payload } }`;
+const EVENTS_WITH_IDS = `subscription E($id: ID!) { turnEvents(processId: $id) { id type payload } }`;
+type Event = { id: string; type: string; payload: any };
+type Subscriber = { owner: boolean; events: ReturnType<typeof collect<{ turnEvents: Event }>> };
 const PREVIEW = `query P($id: ID!) { composeTurnPreview(processId: $id) { sections { kind text } request { messages { role content } } } }`;
 
 // Issue 5: a composed prompt's full text goes only to those allowed to read the recipe. A recipe
@@ -53,5 +56,35 @@ describe.each(testDatabases())('prompt text visibility ($name)', (driver) => {
     expect(adminView.redacted).toBe(true);
     expect(JSON.stringify(adminView)).not.toContain('Secret owner instructions.');
     expect(adminView.sections.length).toBe(ownerView.sections.length);
+  });
+
+  // Issue 18: a turn event is executed and encoded once per event and view, and shared by the
+  // subscribers with that view (shared-subscription-results.ts). Shared must never mean "the first
+  // subscriber's view for all": the owner's private USER-layer prompt reaches the owner only.
+  it('gives each subscriber its own view, in order: the non-owners the same redacted events, the owner the full text', async () => {
+    // Owner and admin subscriptions interleaved, so neither view is the one executed first for all.
+    const subs: Subscriber[] = [];
+    for (const token of [undefined, owner, undefined, owner, undefined]) {
+      subs.push({ owner: token === owner, events: await t.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: Event }>(t.ws(token), EVENTS_WITH_IDS, { id })) });
+    }
+    await t.gql(`mutation { sendMessage(processId: "${id}", text: "hello") { id } }`, {}, owner);
+    const untilFinished = async (s: Subscriber['events']) => {
+      const seen: Event[] = [];
+      for (;;) {
+        const e = (await s.next(20_000)).data!.turnEvents;
+        seen.push(e);
+        if (e.type === 'TurnFinished' || e.type === 'TurnFailed') return seen;
+      }
+    };
+    const views = await Promise.all(subs.map(async (s) => ({ owner: s.owner, events: await untilFinished(s.events) })));
+    const ids = views[0]!.events.map((e) => e.id);
+    expect(ids.map(BigInt)).toEqual([...ids.map(BigInt)].sort((a, b) => (a < b ? -1 : 1)));
+    for (const v of views) expect(v.events.map((e) => e.id)).toEqual(ids);
+
+    const composed = (v: (typeof views)[number]) => JSON.stringify(v.events.find((e) => e.type === 'PromptComposed'));
+    const [admin, ownerView] = [views.find((v) => !v.owner)!, views.find((v) => v.owner)!];
+    expect(composed(ownerView)).toContain('Secret owner instructions.');
+    expect(composed(admin)).not.toContain('Secret owner instructions.');
+    for (const v of views) expect(JSON.stringify(v.events)).toBe(JSON.stringify((v.owner ? ownerView : admin).events));
   });
 });
