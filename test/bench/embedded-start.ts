@@ -235,21 +235,17 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       startTimes.bare.push(b.healthzMs);
       rss.bare.push(b.rssAtHealthzMb);
       await stop(b.running);
-      if (!tiny) {
-        const dir = run === 0 ? existingDir : path.join(work, `empty-${run}`);
-        const e = await startProcess(server, env(dir));
-        startTimes.empty.push(e.healthzMs);
-        rss.empty.push(e.rssAtHealthzMb);
+      // One start of a kind: time to /healthz, RSS then and 2 s later.
+      const measureStart = async (kind: 'empty' | 'existing', dir: string): Promise<void> => {
+        const started = await startProcess(server, env(dir));
+        startTimes[kind].push(started.healthzMs);
+        rss[kind].push(started.rssAtHealthzMb);
         await sleep(2_000);
-        rssLater.empty.push(rssMb(e.running.child.pid!));
-        await stop(e.running);
-      }
-      const x = await startProcess(server, env(existingDir));
-      startTimes.existing.push(x.healthzMs);
-      rss.existing.push(x.rssAtHealthzMb);
-      await sleep(2_000);
-      rssLater.existing.push(rssMb(x.running.child.pid!));
-      await stop(x.running);
+        rssLater[kind].push(rssMb(started.running.child.pid!));
+        await stop(started.running);
+      };
+      if (!tiny) await measureStart('empty', run === 0 ? existingDir : path.join(work, `empty-${run}`));
+      await measureStart('existing', existingDir);
     }
     print(`\n### Embedded start (${runs} run${runs > 1 ? 's' : ''} each; ranges; load after: ${load()})\n`);
     print('| start | to /healthz, ms | RSS at /healthz, MB | RSS 2 s later, MB | time ÷ bare node |');
