@@ -46,7 +46,7 @@ function kind(sql: string): string {
   const write = /\b(INSERT INTO|UPDATE|DELETE FROM)\s+(\w+)/i.exec(sql);
   const head = sql.slice(0, 40);
   if (/^(START|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/i.test(sql)) return sql.split(' ')[0]!.toUpperCase();
-  if (/^WITH stale AS/.test(sql)) return 'beginTurn';
+  if (/^WITH proc AS/.test(sql)) return 'beginTurn';
   if (write) return `${write[1]!.split(' ')[0]} ${write[2]} (${head.startsWith('WITH') ? 'cte' : 'plain'})`;
   const from = /\bFROM\s+"?(\w+)"?/i.exec(sql);
   return `SELECT ${from?.[1] ?? head}`;

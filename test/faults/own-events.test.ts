@@ -76,7 +76,7 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
 
   it('delivers a turn event and a TurnFinished whose writes committed but answered with a lost connection', async () => {
     await queue.queue(tenantId, target.id, [{ sender: 'USER', senderName: 'alice', content: 'hello' }]);
-    const begun = (await writer.beginTurn(tenantId, target.id, 'ford'))!;
+    const begun = (await writer.beginTurn(tenantId, target.id))!;
     const stream = turnEventStream(bus, reader, target, null);
     const seen: TurnEvent[] = [];
     try {
@@ -102,7 +102,7 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
 
   it("delivers another instance's event that is still on its way before this instance's next one", async () => {
     await queue.queue(tenantId, target.id, [{ sender: 'USER', senderName: 'alice', content: 'lane moves' }]);
-    const begun = (await reader.beginTurn(tenantId, target.id, 'ford'))!;
+    const begun = (await reader.beginTurn(tenantId, target.id))!;
     const onThere = new TypeOrmTurnStore(direct.dataSource, there);
     const onHere = new TypeOrmTurnStore(direct.dataSource, here);
     const after = (await reader.listEvents(tenantId, target.id, null)).at(-1)?.id ?? null;

@@ -339,7 +339,7 @@ describe.each(testDatabases())('turns over GraphQL ($name)', (driver) => {
     const [{ tenant_id: tenantId }] = await db.dataSource.query('SELECT tenant_id FROM processes WHERE id = $1', [worker]);
     const p = (await processes.findProcess(tenantId, worker))!;
     await processes.appendPending(p.tenantId, p.id, { sender: 'USER', senderName: 'admin', content: 'mid-turn message' });
-    const begun = await turns.beginTurn(p.tenantId, p.id, 'ford');
+    const begun = await turns.beginTurn(p.tenantId, p.id);
     expect(begun?.taken.map((m) => m.content)).toEqual(['mid-turn message']);
     s = await start(db);
     let list: any[] = [];

@@ -44,7 +44,7 @@ describe.each(testDatabases())('TypeOrmClientToolStore: calls of a turn that no 
 
   it('delivers and accepts a call while its turn runs, neither once the turn was interrupted', async () => {
     await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'go' });
-    const first = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const first = (await turns.beginTurn(acme, process.id))!;
     const open = await callIn(first.turn.id, 'open_one');
     const orphan = await callIn(first.turn.id, 'orphan');
     expect(await pendingTools()).toEqual(['open_one', 'orphan']);

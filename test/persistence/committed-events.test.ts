@@ -53,7 +53,7 @@ describe.each(testDatabases())('events committed with their data ($name)', (driv
 
   it('ends a turn once: the final state and its end event in one write, announced after it; a second end writes nothing', async () => {
     await processes.queue(acme, process.id, [{ sender: 'USER', senderName: 'alice', content: 'once' }]);
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     notifier.delivered.length = 0;
     expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FINISHED', finishReason: 'stop', end: { type: 'TurnFinished', payload: { finishReason: 'stop' } } })).toBe(true);
     // Before: FINISHED was written, then (after one-shot clean-up and guards) TurnFinished; a failure in between added TurnFailed.
@@ -66,7 +66,7 @@ describe.each(testDatabases())('events committed with their data ($name)', (driv
 
   it("counts a failed turn's attempt on its input, marks a message failed at the cap and takes it no more, and requests the retry after its backoff", async () => {
     await processes.queue(acme, process.id, [{ sender: 'USER', senderName: 'alice', content: 'poison' }, { sender: 'USER', senderName: 'alice', content: 'innocent' }]);
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     // "poison" has failed twice the same way before; this is its third failure.
     const taken = begun.taken.map((m) => (m.content === 'poison' ? { ...m, attempts: 2, failure: 'PROVIDER_ERROR: boom' } : m));
     const restore = planRestore(taken, { code: 'PROVIDER_ERROR', message: 'boom', counts: true }, { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 });
@@ -81,7 +81,7 @@ describe.each(testDatabases())('events committed with their data ($name)', (driv
     expect((await processes.findProcess(acme, process.id))!.turnRequestedAt!.getTime()).toBeGreaterThan(Date.now() + 30_000);
     expect((await turns.listRequestedTurns()).map((r) => r.processId)).not.toContain(process.id);
     // A turn takes what is left; the failed message stays, marked, out of the way.
-    const next = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const next = (await turns.beginTurn(acme, process.id))!;
     expect(next.taken.map((m) => [m.content, m.attempts])).toEqual([['innocent', 1]]);
     expect(await turns.finishTurn(acme, next.turn.id, { status: 'FINISHED', end: { type: 'TurnFinished', payload: {} } })).toBe(true);
     expect((await processes.listPending(acme, process.id)).map((m) => m.content)).toEqual(['poison']);
@@ -154,7 +154,7 @@ describe.each(postgres)('NOTIFY in the writing statement ($name)', (driver) => {
     const session = await processes.openSession(tenant, project, alice, 'main');
     const proc = await createPlainProcess(processes, { tenantId: tenant, projectId: project, sessionId: session.id, userId: alice });
     await processes.queue(tenant, proc.id, [{ sender: 'USER', senderName: 'alice', content: 'hi' }], () => [{ type: 'TURN_SCHEDULED', reason: 'User message.' }]);
-    const begun = (await turns.beginTurn(tenant, proc.id, 'ford'))!;
+    const begun = (await turns.beginTurn(tenant, proc.id))!;
     const big = 'x'.repeat(20_000); // too large for a NOTIFY: goes out as its id
     const events = await turns.appendEvents(tenant, proc.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: 'small' } }, { type: 'TextDelta', payload: { text: big } }]);
     await turns.finishTurn(tenant, begun.turn.id, { status: 'FINISHED', end: { type: 'TurnFinished', payload: {} } });

@@ -55,7 +55,7 @@ describe.skipIf(!postgres)('a message queued while a turn begins (PostgreSQL)', 
       `UPDATE processes SET turn_requested_at = COALESCE(turn_requested_at, clock_timestamp()) WHERE tenant_id = $1 AND id = $2`,
       [tenant, target.id]);
     // The turn begins meanwhile: its snapshot has only 'first', and its clearing waits for the row lock.
-    const begun = turns.beginTurn(tenant, target.id, 'ford');
+    const begun = turns.beginTurn(tenant, target.id);
     await waitForLockWait(other);
     await other.query('COMMIT');
     const turn = (await begun)!;
@@ -65,7 +65,7 @@ describe.skipIf(!postgres)('a message queued while a turn begins (PostgreSQL)', 
     expect(await turns.listRequestedTurns()).toContainEqual({ tenantId: tenant, processId: target.id });
     expect((await processes.findProcess(tenant, target.id))!.turnRequestedAt).not.toBeNull();
     expect(await turns.finishTurn(tenant, turn.turn.id, { status: 'FINISHED' })).toBe(true);
-    const next = (await turns.beginTurn(tenant, target.id, 'ford'))!;
+    const next = (await turns.beginTurn(tenant, target.id))!;
     expect(next.taken.map((m) => m.content)).toEqual(['second']);
     expect(await turns.finishTurn(tenant, next.turn.id, { status: 'FINISHED' })).toBe(true);
     // Nothing left: no request is invented for an empty inbox or a message marked failed.

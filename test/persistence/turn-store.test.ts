@@ -32,9 +32,9 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
   const pending = async () => (await processes.listPending(acme, process.id)).map((m) => m.content);
 
   it('takes the whole inbox FIFO into a RUNNING turn and writes it to the chat log; nothing to take → null', async () => {
-    expect(await turns.beginTurn(acme, process.id, 'ford')).toBeNull();
+    expect(await turns.beginTurn(acme, process.id)).toBeNull();
     for (let i = 1; i <= 12; i++) await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: `m${i}` });
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     expect(begun.taken.map((m) => m.content)).toEqual(Array.from({ length: 12 }, (_, i) => `m${i + 1}`));
     expect(begun.turn).toMatchObject({ status: 'RUNNING', engine: 'ford', processId: process.id });
     expect(await pending()).toEqual([]);
@@ -50,16 +50,31 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
 
   it('beginning a turn clears the turn request in the same statement, also when the inbox is empty; the input keeps ids, seq and times', async () => {
     await processes.update(acme, process.id, () => ({ turnRequestedAt: new Date() }));
-    expect(await turns.beginTurn(acme, process.id, 'ford')).toBeNull();
+    expect(await turns.beginTurn(acme, process.id)).toBeNull();
     expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).toBeNull();
     const queued = await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'x' });
     await processes.update(acme, process.id, () => ({ turnRequestedAt: new Date() }));
     // Another tenant's id takes nothing and clears nothing.
-    expect(await turns.beginTurn(globex, process.id, 'ford')).toBeNull();
+    expect(await turns.beginTurn(globex, process.id)).toBeNull();
     expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).not.toBeNull();
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).toBeNull();
     expect(begun.taken).toEqual([{ id: queued.id, seq: expect.stringMatching(/^\d+$/), sender: 'USER', senderName: 'alice', content: 'x', createdAt: queued.createdAt.toISOString(), attempts: 0, failure: null }]);
+    expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FINISHED' })).toBe(true);
+  });
+
+  it('begins a turn with the process read in the same statement, as it was; a process that is not IDLE takes nothing and keeps its request', async () => {
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'held' });
+    await processes.update(acme, process.id, () => ({ status: 'CLOSED', turnRequestedAt: new Date() }));
+    expect(await turns.beginTurn(acme, process.id)).toBeNull();
+    expect(await pending()).toEqual(['held']);
+    expect((await processes.findProcess(acme, process.id))!.turnRequestedAt).not.toBeNull();
+    const idle = await processes.update(acme, process.id, () => ({ status: 'IDLE' }));
+    const begun = (await turns.beginTurn(acme, process.id))!;
+    // The process as the turn found it (its request not yet cleared), with the types findProcess gives.
+    expect(begun.process).toEqual(idle);
+    expect(begun.turn.engine).toBe(idle.engine);
+    expect(begun.taken.map((m) => m.content)).toEqual(['held']);
     expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FINISHED' })).toBe(true);
   });
 
@@ -67,7 +82,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     const before = (await turns.listMessages(acme, process.id)).length;
     await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'first' });
     await processes.appendPending(acme, process.id, { sender: 'SKILL', senderName: 'alice', content: 'second' });
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'meanwhile' });
     await turns.appendMessage(acme, process.id, begun.turn.id, { role: 'assistant', senderName: 'w', content: 'partial', toolCall: null });
     expect(await turns.finishTurn(acme, begun.turn.id, { status: 'FAILED', errorCode: 'PROVIDER_ERROR', errorMessage: 'boom' })).toBe(true);
@@ -79,7 +94,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
   });
 
   it('events: increasing ids, listed after an id; running and requested turns for recovery; tenants isolated', async () => {
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     const events = [];
     for (let i = 0; i < 12; i++) events.push(...await turns.appendEvents(acme, process.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: `t${i}` } }]));
     const ids = events.map((e) => BigInt(e.id));
@@ -107,7 +122,7 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
   // Issue 18: what a turn holds goes with its next write — one statement, never half of it.
   it('chat-log rows and events ride in one write: appendEvents logs them before its events; finishTurn stores the held ones before its end', async () => {
     await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'q' });
-    const begun = (await turns.beginTurn(acme, process.id, 'ford'))!;
+    const begun = (await turns.beginTurn(acme, process.id))!;
     const before = (await turns.listMessages(acme, process.id)).length;
     const reply = { role: 'assistant' as const, senderName: 'w', content: 'a', toolCall: { kind: 'calls' as const, calls: [{ id: 'c1', name: 't', arguments: {} }] } };
     const result = { role: 'tool' as const, senderName: 't', content: 'r', toolCall: null };

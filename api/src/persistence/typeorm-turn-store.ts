@@ -22,7 +22,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type {
   ChatLogMessage, MessageRole, NewChatLogMessage, NewTurnEvent, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
 } from '../domain/turns/turn';
-import { StaleTurnError, type TurnStore } from '../domain/turns/turn-store';
+import { StaleTurnError, type BegunTurn, type TurnStore } from '../domain/turns/turn-store';
+import { PROCESS_COLUMNS, toProcess, type ProcessRow } from './process-rows';
 import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
 import { TURN_EVENTS_TOPIC } from '../domain/turns/turn';
 import type { InputRestore } from '../domain/turns/turn-retry';
@@ -142,36 +143,42 @@ export class TypeOrmTurnStore implements TurnStore {
     };
   }
 
-  async beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null> {
+  async beginTurn(tenantId: string, processId: string): Promise<BegunTurn | null> {
     if (!isUuid(tenantId) || !isUuid(processId)) return null;
-    // One statement (atomic without a transaction, one round trip): take the inbox, clear the turn
-    // request, open the turn with the taken rows as input, log them as user messages in FIFO order.
+    // One statement (atomic without a transaction, one round trip): read the process, and when it
+    // is IDLE take the inbox, clear the turn request, open the turn (in the process's engine) with
+    // the taken rows as input, log them as user messages in FIFO order. The process read is the
+    // turn's own (issue 18: it was a statement of its own before this one, on the same lane).
     // Not while an earlier turn of the process is still RUNNING: on the lane, such a turn is stale
     // (its final write failed), and it ends first, so that two turns never overlap (fault suite).
-    const rows: { turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean }[] = await queryPrepared(this.dataSource,
-      `WITH stale AS (SELECT EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND process_id = $2 AND status = 'RUNNING') AS found),
-       taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND failed_at IS NULL AND ${fenceHolds('$5', '$4')}
-           AND NOT (SELECT found FROM stale)
+    const rows: (ProcessRow & { turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean })[] = await queryPrepared(this.dataSource,
+      `WITH proc AS (SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2),
+       idle AS (SELECT engine FROM proc WHERE status = 'IDLE'),
+       stale AS (SELECT EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND process_id = $2 AND status = 'RUNNING')
+           AND EXISTS (SELECT 1 FROM idle) AS found),
+       taken AS (DELETE FROM process_inbox WHERE tenant_id = $1 AND process_id = $2 AND failed_at IS NULL AND ${fenceHolds('$4', '$3')}
+           AND EXISTS (SELECT 1 FROM idle) AND NOT (SELECT found FROM stale)
          RETURNING id, seq, sender, sender_name, content, created_at, attempts, failure),
        cleared AS (UPDATE processes SET turn_requested_at = NULL, updated_at = clock_timestamp()
-         WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL AND NOT (SELECT found FROM stale) RETURNING id),
+         WHERE tenant_id = $1 AND id = $2 AND turn_requested_at IS NOT NULL AND status = 'IDLE' AND NOT (SELECT found FROM stale) RETURNING id),
        input AS (SELECT jsonb_agg(jsonb_build_object('id', id, 'seq', seq::text, 'sender', sender, 'senderName', sender_name,
            'content', content, 'createdAt', ${isoTimeSql('created_at')},
            'attempts', attempts, 'failure', failure) ORDER BY seq) AS messages
          FROM taken HAVING count(*) > 0),
-       turn AS (INSERT INTO turns (tenant_id, process_id, engine, input) SELECT $1, $2, $3, input.messages FROM input
+       turn AS (INSERT INTO turns (tenant_id, process_id, engine, input) SELECT $1, $2, idle.engine, input.messages FROM input CROSS JOIN idle
          RETURNING ${TURN_COLUMNS}),
        logged AS (INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id)
          SELECT $1, $2, 'user', taken.sender_name, taken.content, turn.id FROM taken CROSS JOIN turn ORDER BY taken.seq)
-       SELECT (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared,
-         (SELECT found FROM stale) AS stale`,
+       SELECT proc.*, (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared,
+         (SELECT found FROM stale) AS stale
+       FROM (VALUES (1)) AS one LEFT JOIN proc ON true`,
       // Fenced (issue 14): a lane whose lease was taken over takes nothing (the new holder will).
-      [tenantId, processId, engine, fenceTokenFor(processId), processId],
+      [tenantId, processId, fenceTokenFor(processId), processId],
     );
     const row = rows[0];
     if (row?.stale) throw new StaleTurnError(processId);
-    if (!row?.turn || !row.taken) return null;
-    return { turn: toTurn(row.turn), taken: row.taken };
+    if (!row?.id || !row.turn || !row.taken) return null;
+    return { process: toProcess(row), turn: toTurn(row.turn), taken: row.taken };
   }
 
   async appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage> {

@@ -17,7 +17,8 @@ import type { SettingsService } from '../settings/settings-service';
 import type { AvailableSkill, SkillResolver } from '../skills/skill-resolver';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { ToolCatalog } from '../tools/tool-descriptor';
-import type { ServerTool, ToolInvocationContext, ToolResult, TurnToolContext } from '../tools/server-tool';
+import type { ServerTool, ToolInvocationContext } from '../tools/server-tool';
+import { turnDispatcher } from './turn-dispatch';
 import type { ClientCallOutcome, ClientToolSpec, NewClientToolCall } from '../client-tools';
 import { clearLoops, hasLoopEntries, type GuardPoint, type GuardRunner } from '../guards';
 import type { TakenMessage, Turn } from './turn';
@@ -251,17 +252,16 @@ export class TurnRunner {
 
   private async runOnLane(tenantId: string, processId: string): Promise<{ process: Process; result: TurnResult } | null> {
     const { processes, store } = this.deps;
-    const process = await processes.deps.store.findProcess(tenantId, processId);
-    if (!process || process.status !== 'IDLE') return null;
-    const begun = await store.beginTurn(tenantId, processId, process.engine).catch(async (err: unknown) => {
+    // The process comes with the turn (one statement): no turn unless it is IDLE.
+    const begun = await store.beginTurn(tenantId, processId).catch(async (err: unknown) => {
       if (!(err instanceof StaleTurnError)) throw err;
       // A turn of this process is still RUNNING while we hold its lane: its final write failed (the
       // database was gone). It ends first — INTERRUPTED, its input back — so turns never overlap.
       for (const stale of await store.listRunningTurnsOf(processId)) await this.interrupt(stale);
-      return store.beginTurn(tenantId, processId, process.engine);
+      return store.beginTurn(tenantId, processId);
     });
     if (!begun) return null;
-    const { turn, taken } = begun;
+    const { process, turn, taken } = begun;
     const sink = new TurnEventSink(store, { tenantId, processId, turnId: turn.id });
     const text = new TextBatcher((chunk) => sink.emit('TextDelta', { text: chunk }));
     try {
@@ -305,18 +305,21 @@ export class TurnRunner {
       ]);
       const replaced = { toolResults: 0, modelOutput: 0 };
       const reported: number[] = [];
-      const result = await this.runEngine(running, turn, engine, composition, request, sink, text, principal, replaced, reported);
+      const ran = { toolCalls: 0 };
+      const result = await this.runEngine(running, turn, engine, composition, request, sink, text, principal, replaced, reported, ran);
       const rest = await text.take();
       if (rest !== '') sink.hold('TextDelta', { text: rest });
       // Opening and closing are state of the reply: committed only now that it is delivered (issue 8).
       const picks = composition.openSkills;
       // The process after the turn's writes: each write answers it, so it is read at most once here.
+      // Only a tool call or a guard writes it on this lane during the reply (engines do not): after a
+      // reply that ran neither, `running` is still the process, and it is not read again (issue 18).
       let current = picks.changed
         ? await processes.deps.store.update(tenantId, processId, (p) => ({
           openSkills: [...picks.open],
           skillUses: picks.opened.reduce((uses, name) => ({ ...uses, [name]: (uses[name] ?? 0) + 1 }), { ...p.skillUses } as Record<string, number>),
         }))
-        : (await processes.deps.store.findProcess(tenantId, processId)) ?? process;
+        : ran.toolCalls > 0 || hasGuards(running) ? (await processes.deps.store.findProcess(tenantId, processId)) ?? process : running;
       // One-shot clean-up before TurnFinished: a client seeing TurnFinished sees the cleared skills.
       const cleaned = await this.deps.activation.afterTurn(current).catch((err: unknown) => {
         this.deps.onError?.(err, `one-shot clean-up of ${processId}`);
@@ -377,16 +380,16 @@ export class TurnRunner {
 
   private async runEngine(
     process: Process, turn: Turn, engine: Engine, composition: TurnComposition, request: ModelRequest, sink: TurnEventSink, text: TextBatcher, principal: Principal,
-    replaced: { toolResults: number; modelOutput: number }, reported: number[],
+    replaced: { toolResults: number; modelOutput: number }, reported: number[], ran: { toolCalls: number },
   ): Promise<TurnResult> {
     const { provider } = this.deps;
     const params = process.engineParams;
     const settings = this.deps.settings.reader(process.tenantId, process.projectId);
     const allowed = new Set(composition.pool.allowed);
-    const dispatchAt = this.dispatcher(process, turn.id, composition, principal, allowed, async (type, payload) => {
+    const dispatchAt = turnDispatcher(this.deps.toolbox, process, turn.id, composition, principal, allowed, async (type, payload) => {
       await text.flush();
       await sink.emit(type, payload);
-    });
+    }, () => void (ran.toolCalls += 1));
     const timeoutMs = positiveInt(params.modelTimeoutMs) ?? this.deps.modelTimeoutMs ?? 120_000;
     return engine.run({
       process,
@@ -426,41 +429,19 @@ export class TurnRunner {
     });
   }
 
-  /**
-   * One tool call of the turn at a nesting depth (0: the model's call; n: a script's `vance.tool`):
-   * the pool check, then the turn's own tools (scripts, client tools) or the server registry.
-   */
-  private dispatcher(
-    process: Process, turnId: string, composition: TurnComposition, principal: Principal, allowed: ReadonlySet<string>,
-    emit: (type: 'ScriptLog', payload: Readonly<Record<string, unknown>>) => Promise<void>,
-  ): (name: string, args: Readonly<Record<string, unknown>>, depth: number) => Promise<ToolResult> {
-    const dispatchAt = async (name: string, args: Readonly<Record<string, unknown>>, depth: number): Promise<ToolResult> => {
-      if (!allowed.has(name)) return { content: `Tool '${name}' is not allowed in this turn.`, isError: true };
-      const turn: TurnToolContext = {
-        turnId, depth, callTool: dispatchAt,
-        log: (source, level, message) => emit('ScriptLog', { source, level, message }),
-      };
-      const ctx: ToolInvocationContext = { principal, process, scope: composition.scope, turn };
-      return composition.turnTools.has(name)
-        ? composition.turnTools.dispatch(name, args, allowed, ctx)
-        : this.deps.toolbox.dispatch(name, args, allowed, ctx);
-    };
-    return dispatchAt;
-  }
-
   /** Runs the guards of one point; returns their follow-up prompts. */
   private async runGuards(
     point: GuardPoint, process: Process, composition: TurnComposition, principal: Principal, turnId: string,
     sink: TurnEventSink, task: string, output: string, naturalStop?: boolean, activateSkill?: (name: string) => Promise<boolean>,
   ): Promise<string[]> {
     const guards = this.deps.guards;
-    if (!guards || (process.recipeGuards.length === 0 && process.guards.length === 0)) return [];
+    if (!guards || !hasGuards(process)) return [];
     await sink.flush(); // a guard's script may read the chat log
     const allowed = new Set(composition.pool.allowed);
     const emit = async (type: 'GuardRan' | 'ScriptLog', payload: Readonly<Record<string, unknown>>): Promise<void> => {
       await sink.emit(type, payload);
     };
-    const dispatchAt = this.dispatcher(process, turnId, composition, principal, allowed, emit);
+    const dispatchAt = turnDispatcher(this.deps.toolbox, process, turnId, composition, principal, allowed, emit);
     const tools: ToolInvocationContext = {
       principal, process, scope: composition.scope,
       turn: { turnId, depth: 0, callTool: dispatchAt, log: (source, level, message) => emit('ScriptLog', { source, level, message }) },
@@ -489,6 +470,11 @@ export class UnknownEngineError extends DomainError {
   constructor(engine: string) {
     super(`Unknown engine '${engine}'`);
   }
+}
+
+/** Whether the process has completion guards (its recipe's or its own). */
+function hasGuards(process: Process): boolean {
+  return process.recipeGuards.length > 0 || process.guards.length > 0;
 }
 
 /** The user's words of the turn (what a guard judges as the task); other input when there are none. */

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors';
+import type { Process } from '../processes/process';
 import type { ChatLogMessage, NewChatLogMessage, NewTurnEvent, TakenMessage, Turn, TurnEvent, TurnOutcome } from './turn';
 
 /**
@@ -7,12 +8,14 @@ import type { ChatLogMessage, NewChatLogMessage, NewTurnEvent, TakenMessage, Tur
  */
 export interface TurnStore {
   /**
-   * Atomically: takes the whole pending inbox (FIFO), clears the process's turn request, opens a
-   * RUNNING turn holding the inbox as input and writes the taken messages to the chat log. null (and
-   * no turn, the request still cleared) when the inbox is empty. StaleTurnError (and nothing changed)
-   * when a turn of the process is still RUNNING: on the lane it is stale, and must be ended first.
+   * Atomically, when the process is IDLE: takes the whole pending inbox (FIFO), clears the process's
+   * turn request, opens a RUNNING turn in the process's engine holding the inbox as input and writes
+   * the taken messages to the chat log; answers with the process as it was read. null (and no turn,
+   * the request still cleared) when the inbox is empty; null and nothing changed when the process is
+   * not IDLE or not there. StaleTurnError (and nothing changed) when a turn of the IDLE process is
+   * still RUNNING: on the lane it is stale, and must be ended first.
    */
-  beginTurn(tenantId: string, processId: string, engine: string): Promise<{ turn: Turn; taken: TakenMessage[] } | null>;
+  beginTurn(tenantId: string, processId: string): Promise<BegunTurn | null>;
   appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage>;
   /**
    * Ends a RUNNING turn. FAILED and INTERRUPTED put the input back into the inbox at its original
@@ -45,6 +48,13 @@ export interface TurnStore {
    * waiting message but no request gets one here first (a request lost to a race is repaired).
    */
   listRequestedTurns(): Promise<{ tenantId: string; processId: string }[]>;
+}
+
+/** A turn just begun: the process it was read with, the turn and the inbox it took. */
+export interface BegunTurn {
+  readonly process: Process;
+  readonly turn: Turn;
+  readonly taken: TakenMessage[];
 }
 
 /** A turn of the process is still RUNNING, so no other may begin (the lane holder ends it first). */
