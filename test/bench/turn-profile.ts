@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     let after = 0;
     let sqlMsInTurn = 0;
     let sample: Statement[] = [];
+    const turnLogs: { t0: number; t1: number; log: Statement[] }[] = [];
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
     for (let i = 0; i < turns; i++) {
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
         } else after++;
       }
       if (i === turns - 1) sample = log;
+      turnLogs.push({ t0, t1, log: log.filter((s) => s.at + s.ms <= t1) });
     }
     const cpu = process.cpuUsage(cpu0);
     const wall = performance.now() - wall0;
@@ -118,6 +120,22 @@ async function main(): Promise<void> {
     console.log('| statement | per turn | ms per turn | ms each |');
     console.log('| --- | ---: | ---: | ---: |');
     for (const [k, v] of [...byKind].sort((a, b) => b[1].ms - a[1].ms)) console.log(`| ${k} | ${f(v.n / turns)} | ${f(v.ms / turns)} | ${f(v.ms / v.n)} |`);
+    // The phase table: per position in the turn, the median wait before the statement (JavaScript,
+    // queue hops, the lane) and the median statement time, over the turns with the usual statements.
+    const shape = (turn: readonly Statement[]) => turn.map((s) => kind(s.sql)).join('|');
+    const usual = [...turnLogs.reduce((m, t) => m.set(shape(t.log), (m.get(shape(t.log)) ?? 0) + 1), new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const alike = turnLogs.filter((t) => shape(t.log) === usual);
+    if (alike.length > 0) {
+      console.log(`\nphases (${alike.length} turns with the usual statements; median ms):\n`);
+      console.log('| phase | wait before | statement |');
+      console.log('| --- | ---: | ---: |');
+      alike[0]!.log.forEach((s, i) => {
+        const wait = alike.map((t) => t.log[i]!.at - (i === 0 ? t.t0 : t.log[i - 1]!.at + t.log[i - 1]!.ms));
+        console.log(`| ${i + 1}. ${kind(s.sql)} | ${f(percentile(wait, 50))} | ${f(percentile(alike.map((t) => t.log[i]!.ms), 50))} |`);
+      });
+      const last = alike.map((t) => t.t1 - (t.log.at(-1)!.at + t.log.at(-1)!.ms));
+      console.log(`| TurnFinished on the bus | ${f(percentile(last, 50))} | |`);
+    }
     if (process.env.PROFILE_SQL) for (const s of sample) console.log(`${f(s.ms)} ms  ${s.sql.slice(0, 200)}`);
   } finally {
     await vance.close();

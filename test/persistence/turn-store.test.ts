@@ -149,4 +149,27 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     expect((await turns.listEvents(acme, process.id, stored[1]!.id)).length).toBe(3);
     expect((await turns.listMessages(acme, process.id)).map((m) => m.content)).not.toContain('late');
   });
+
+  it('reads the chat log on from where it last read: rows another instance added, rows a failed turn dropped, each process and tenant its own', async () => {
+    const other = new TypeOrmTurnStore(db.dataSource); // another instance, with its own memory of the logs
+    const before = await turns.listMessages(acme, process.id);
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'read-on 1' });
+    const begun = (await other.beginTurn(acme, process.id))!;
+    await other.appendMessage(acme, process.id, begun.turn.id, { role: 'assistant', senderName: 'w', content: 'read-on 2', toolCall: null });
+    const grown = await turns.listMessages(acme, process.id);
+    expect(grown.map((m) => m.content)).toEqual([...before.map((m) => m.content), 'read-on 1', 'read-on 2']);
+    // The rows read before are the same objects (what is computed per message stays with them); the array is the caller's.
+    expect(grown.slice(0, before.length).every((m, i) => m === before[i])).toBe(true);
+    grown.pop();
+    expect((await turns.listMessages(acme, process.id)).at(-1)!.content).toBe('read-on 2');
+    // The other instance fails the turn: its rows go, and this instance's next read sees it.
+    expect(await other.finishTurn(acme, begun.turn.id, { status: 'FAILED' })).toBe(true);
+    expect((await turns.listMessages(acme, process.id)).map((m) => m.content)).toEqual(before.map((m) => m.content));
+    expect(await turns.listMessages(globex, process.id)).toEqual([]);
+    expect(await pending()).toEqual(['read-on 1']);
+    const again = (await turns.beginTurn(acme, process.id))!;
+    expect(await turns.finishTurn(acme, again.turn.id, { status: 'FINISHED' })).toBe(true);
+    expect((await turns.listMessages(acme, process.id)).map((m) => m.content)).toEqual([...before.map((m) => m.content), 'read-on 1']);
+    expect((await other.listMessages(acme, process.id)).map((m) => m.content)).toEqual([...before.map((m) => m.content), 'read-on 1']);
+  });
 });

@@ -20,7 +20,7 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type {
-  ChatLogMessage, MessageRole, NewChatLogMessage, NewTurnEvent, StoredToolCall, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
+  ChatLogMessage, NewChatLogMessage, NewTurnEvent, TakenMessage, Turn, TurnEvent, TurnEventType, TurnOutcome, TurnStatus,
 } from '../domain/turns/turn';
 import { StaleTurnError, type BegunTurn, type TurnStore } from '../domain/turns/turn-store';
 import { PROCESS_COLUMNS, toProcess, type ProcessRow } from './process-rows';
@@ -32,6 +32,7 @@ import { isUuid } from './uuid';
 import { fenceHolds, fenceTokenFor, laneFence, LeaseLostError } from './lane-fence';
 import { announcedWrite, isoTimeSql, notifyCte, SILENT_NOTIFIER, type CommitNotifier } from './commit-notifier';
 import { queryPrepared } from './prepared';
+import { ChatLogReader, MESSAGE_COLUMNS, toMessage, type MessageRow } from './chat-log-reader';
 
 interface TurnRow {
   id: string;
@@ -47,18 +48,6 @@ interface TurnRow {
   finished_at: Date | null;
 }
 
-interface MessageRow {
-  id: string;
-  process_id: string;
-  seq: string;
-  role: MessageRole;
-  sender_name: string | null;
-  content: string;
-  tool_call: StoredToolCall | null;
-  turn_id: string | null;
-  created_at: Date;
-}
-
 interface EventRow {
   id: string;
   tenant_id: string;
@@ -70,8 +59,6 @@ interface EventRow {
 }
 
 const TURN_COLUMNS = 'id, tenant_id, process_id, engine, status, finish_reason, usage, error_code, error_message, started_at, finished_at';
-// Note: ORDER BY must name the table's column (`messages.seq`), not the text alias of the same name.
-const MESSAGE_COLUMNS = 'id, process_id, seq::text AS seq, role, sender_name, content, tool_call, turn_id, created_at';
 const EVENT_COLUMNS = 'id::text AS id, tenant_id, process_id, turn_id, type, payload, created_at';
 const DIGITS = /^\d{1,18}$/;
 
@@ -127,7 +114,12 @@ async function restoreInput(em: EntityManager, tenantId: string, turnId: string,
 }
 
 export class TypeOrmTurnStore implements TurnStore {
-  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT_NOTIFIER) {}
+  /** The chat logs as last read, read on from there (chat-log-reader.ts). */
+  private readonly chatLogs: ChatLogReader;
+
+  constructor(private readonly dataSource: DataSource, private readonly notifier: CommitNotifier = SILENT_NOTIFIER) {
+    this.chatLogs = new ChatLogReader(dataSource);
+  }
 
   /** After the commit: this instance's subscribers (the others got the statement's NOTIFY). */
   private deliver(events: readonly TurnEvent[]): void {
@@ -268,9 +260,7 @@ export class TypeOrmTurnStore implements TurnStore {
 
   async listMessages(tenantId: string, processId: string): Promise<ChatLogMessage[]> {
     if (!isUuid(tenantId) || !isUuid(processId)) return [];
-    const rows: MessageRow[] = await queryPrepared(this.dataSource,
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE tenant_id = $1 AND process_id = $2 ORDER BY messages.seq`, [tenantId, processId]);
-    return rows.map(toMessage);
+    return this.chatLogs.list(tenantId, processId);
   }
 
   async appendEvents(tenantId: string, processId: string, turnId: string, events: readonly NewTurnEvent[], messages: readonly NewChatLogMessage[] = []): Promise<TurnEvent[]> {
@@ -355,13 +345,6 @@ function toTurn(r: TurnRow): Turn {
     id: r.id, tenantId: r.tenant_id, processId: r.process_id, engine: r.engine, status: r.status, finishReason: r.finish_reason,
     usage: r.usage, errorCode: r.error_code, errorMessage: r.error_message, startedAt: new Date(r.started_at),
     finishedAt: r.finished_at ? new Date(r.finished_at) : null,
-  };
-}
-
-function toMessage(r: MessageRow): ChatLogMessage {
-  return {
-    id: r.id, processId: r.process_id, seq: String(r.seq), role: r.role, senderName: r.sender_name, content: r.content,
-    toolCall: r.tool_call, turnId: r.turn_id, createdAt: new Date(r.created_at),
   };
 }
 

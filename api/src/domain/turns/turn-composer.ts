@@ -28,6 +28,7 @@ import { positiveInt } from '../shared/positive-int';
 import { resolveSampling, type SamplingParams } from '../recipes/sampling-params';
 import { buildModelRequest, type ModelRequest } from './model-request';
 import { toChatMessages } from './history';
+import { messageTokens } from './message-tokens';
 import { turnPrivacy, type TurnPrivacy } from './prompt-visibility';
 import type { TurnRunnerDeps } from './turn-runner';
 
@@ -214,7 +215,8 @@ export function fitHistory(
   const fitted = fitContext({
     // The tools as the provider gets them: labels are not sent.
     window: c.contextWindow, system, skills, tools: c.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-    history: history.map((m) => ({ role: m.role, content: m.content })),
+    // Each message's estimate is kept with it: the whole history is fitted every turn (message-tokens.ts).
+    history: history.map((m) => ({ role: m.role, content: messageTokens(m) })),
   });
   const keep = new Set(fitted.kept);
   let kept = history.filter((_m, i) => keep.has(i));

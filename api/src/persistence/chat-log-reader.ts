@@ -1,0 +1,81 @@
+/**
+ * The chat log of a process as each turn reads it (issue 18). A turn composes from the whole log;
+ * read whole, its cost grew with every turn (the rows, their parsing and, in the composer, their
+ * token estimates). The log only grows at its end on the process's lane (every writer is fenced
+ * by the lane lease), so this reader keeps each process's log as last read and then reads only the
+ * rows after it, with the count of the rows up to it in the same statement: when that count is not
+ * what it holds (a failed turn's rows dropped, a turn regenerated, a row that another writer
+ * committed out of order), it reads the whole log again. The same message objects come back turn
+ * after turn, so what is computed once per message (its token estimate) stays with them.
+ */
+import { LRUCache } from 'lru-cache';
+import type { DataSource } from 'typeorm';
+import type { ChatLogMessage, MessageRole, StoredToolCall } from '../domain/turns/turn';
+import { queryPrepared } from './prepared';
+
+export interface MessageRow {
+  id: string;
+  process_id: string;
+  seq: string;
+  role: MessageRole;
+  sender_name: string | null;
+  content: string;
+  tool_call: StoredToolCall | null;
+  turn_id: string | null;
+  created_at: Date;
+}
+
+// Note: ORDER BY must name the table's column (`messages.seq`), not the text alias of the same name.
+export const MESSAGE_COLUMNS = 'id, process_id, seq::text AS seq, role, sender_name, content, tool_call, turn_id, created_at';
+
+export function toMessage(r: MessageRow): ChatLogMessage {
+  return {
+    id: r.id, processId: r.process_id, seq: String(r.seq), role: r.role, senderName: r.sender_name, content: r.content,
+    toolCall: r.tool_call, turnId: r.turn_id, createdAt: new Date(r.created_at),
+  };
+}
+
+interface KnownLog {
+  readonly messages: readonly ChatLogMessage[];
+  /** The seq of the last message ('0' for an empty log). */
+  readonly lastSeq: string;
+}
+
+/** Logs kept: at most this many processes and this many characters of content in all. */
+const MAX_LOGS = 2_000;
+const MAX_CHARS = 32 * 1024 * 1024;
+
+export class ChatLogReader {
+  private readonly known = new LRUCache<string, KnownLog>({
+    max: MAX_LOGS, maxSize: MAX_CHARS,
+    sizeCalculation: (log) => log.messages.reduce((n, m) => n + m.content.length, 0) + 1,
+  });
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(tenantId: string, processId: string): Promise<ChatLogMessage[]> {
+    const key = `${tenantId}/${processId}`;
+    const known = this.known.get(key);
+    if (known) {
+      const rows: (Partial<MessageRow> & { kept: string })[] = await queryPrepared(this.dataSource,
+        `SELECT c.kept, m.* FROM (SELECT count(*) AS kept FROM messages WHERE tenant_id = $1 AND process_id = $2 AND seq <= $3) AS c
+         LEFT JOIN LATERAL (SELECT messages.seq AS n, ${MESSAGE_COLUMNS} FROM messages WHERE tenant_id = $1 AND process_id = $2 AND seq > $3) AS m ON true
+         ORDER BY m.n`,
+        [tenantId, processId, known.lastSeq],
+      );
+      if (Number(rows[0]?.kept) === known.messages.length) {
+        const added = rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow));
+        return this.keep(key, added.length === 0 ? known.messages : [...known.messages, ...added]);
+      }
+    }
+    const rows: MessageRow[] = await queryPrepared(this.dataSource,
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE tenant_id = $1 AND process_id = $2 ORDER BY messages.seq`, [tenantId, processId]);
+    return this.keep(key, rows.map(toMessage));
+  }
+
+  private keep(key: string, messages: readonly ChatLogMessage[]): ChatLogMessage[] {
+    this.known.set(key, { messages, lastSeq: messages.at(-1)?.seq ?? '0' });
+    // A copy: the caller may change its array, not the one kept.
+    return [...messages];
+  }
+}
