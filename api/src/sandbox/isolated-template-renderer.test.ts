@@ -81,6 +81,12 @@ describe('IsolatedTemplateRenderer', () => {
     // A failed render keeps nothing it could pass on either.
     expect(renderer.render('f', '{{ n }}{{ range.constructor("return 1")() }}', { n: 2 })).toMatchObject({ ok: false, reason: 'FORBIDDEN' });
     expect(renderer.render('t', '{{ secret }}|{{ n }}', { n: 2 })).toEqual({ ok: true, output: '|2' });
+    // A large context is sent again each render, not kept on the host.
+    const large = { n: 4, text: 'x'.repeat(300_000) };
+    const sent = renderer.contextsSent;
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', large)).toEqual({ ok: true, output: '|4' });
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', large)).toEqual({ ok: true, output: '|4' });
+    expect(renderer.contextsSent - sent).toBe(2);
   });
 
   it('sends the context again after an isolate was replaced', () => {

@@ -44,6 +44,9 @@ interface Running {
   readonly compile: ivm.Reference<(id: string, source: string) => string>;
 }
 
+/** Context texts up to this length are remembered for reuse; a longer one is sent every render. */
+const KEPT_CONTEXT_CHARS = 256_000;
+
 let bundle: { readonly source: string; cachedData?: ivm.ExternalCopy<ArrayBuffer> } | undefined;
 
 /**
@@ -149,7 +152,8 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
       const r = running.render.applySync(undefined, args, options);
       return typeof r === 'string' ? r : r[0];
     });
-    if (typeof reply === 'string') this.sentJson = json;
+    // A large context is not kept on the host (its text would stay alive between turns).
+    if (typeof reply === 'string' && json.length <= KEPT_CONTEXT_CHARS) this.sentJson = json;
     return reply;
   }
 
