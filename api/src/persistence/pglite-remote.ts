@@ -40,6 +40,8 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 export interface RemotePgliteOptions {
   readonly dataDir?: string | undefined;
   readonly loadDataDir?: Blob | undefined;
+  /** A template cluster the thread copies into the empty `dataDir` before opening it (pglite-template.ts). */
+  readonly seedFrom?: string | undefined;
 }
 
 export class RemotePglite {
@@ -79,6 +81,7 @@ export class RemotePglite {
   static async open(options: RemotePgliteOptions): Promise<RemotePglite> {
     const workerData: PgliteThreadData = {
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.seedFrom ? { seedFrom: options.seedFrom } : {}),
       ...(options.loadDataDir ? { loadDataDir: await options.loadDataDir.arrayBuffer() } : {}),
     };
     const transferList = workerData.loadDataDir ? [workerData.loadDataDir] : [];
