@@ -8,6 +8,11 @@
  * Entries are keyed by file name and a hash of the source (V8 itself checks only the source's
  * length), so an edited file is compiled afresh. The cache is written once, at exit, and only when
  * a module was compiled without it. Any failure to read or write it only costs the cache.
+ *
+ * Written here rather than taken from v8-compile-cache 2.4.0 (the library for this): tried on this
+ * build (2026-12-04), it compiles every file require() loads as CommonJS, so the start failed at the
+ * first ES module a dependency requires (Node 20.19's require(esm): async-function/require.mjs,
+ * "Cannot use import statement outside a module"). This one hands such files back to Node.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
