@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { execRaw } from './pglite-exec';
 import { copyTemplate } from './pglite-template-copy';
 
 export interface PgliteThreadData {
@@ -51,9 +52,7 @@ async function main(): Promise<void> {
 async function serve(pglite: PGlite, request: PgliteRequest): Promise<void> {
   try {
     if (request.op === 'exec') {
-      const bytes = await pglite.execProtocolRaw(request.bytes);
-      // A copy: the reply may be a view into PGlite's memory, which the next statement overwrites.
-      const reply = new Uint8Array(bytes);
+      const reply = await execRaw(pglite, request.bytes);
       port.postMessage({ id: request.id, ok: true, bytes: reply } satisfies PgliteReply, [reply.buffer]);
     } else if (request.op === 'dump') {
       const tar = await (await pglite.dumpDataDir('none')).arrayBuffer();
