@@ -28,10 +28,13 @@ export class DocumentCascade {
     const path = normalizeDocumentPath(rawPath);
     // The path is normalized once here, not again per layer (a warm lookup is a few map reads: issue 18).
     const found = this.peekNormalized(scope, path) ?? await Promise.all(LAYERS.map((layer) => this.readNormalized(scope, layer, path)));
-    const present = found.filter((doc): doc is LayerDocument => doc !== null);
-    const [winner, ...outer] = present;
-    if (!winner) return null;
-    return { document: winner, source: winner.layer, shadowed: outer.map((d) => d.layer) };
+    let winner: LayerDocument | null = null;
+    const shadowed: Layer[] = [];
+    for (const doc of found) {
+      if (doc && winner) shadowed.push(doc.layer);
+      else if (doc) winner = doc;
+    }
+    return winner && { document: winner, source: winner.layer, shadowed };
   }
 
   /** One layer only (for editors and the `document(layer, …)` query); null when absent there. */
