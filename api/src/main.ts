@@ -1,3 +1,4 @@
+import './main-compile-cache'; // first: the modules below load through the code cache
 import 'reflect-metadata';
 import type * as App from './app';
 import { ConfigError, loadConfig } from './config';

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUITE } from './suite';
+import { runInChild } from './all';
+import { forEachDatabase, SUITE, type SuiteBench } from './suite';
 import { EXPECTED_TARGETS } from './targets';
 
 interface Run { code: number; stdout: string }
@@ -44,6 +45,26 @@ describe('npm run bench (test/bench/all.ts)', () => {
     expect(unmeasured).toHaveLength(EXPECTED_TARGETS.length - 1); // all but the lint start the fixture answered
     expect(unmeasured.some((r) => r.includes('vance lint'))).toBe(false);
   }, 120_000);
+
+  it('runs a bench whose targets are on both databases once without and once with TEST_DATABASE_URL', async () => {
+    const both: SuiteBench = { name: 'db fixture', file: 'fixtures/database-bench.ts', onBothDatabases: true };
+    expect(forEachDatabase([both], false)).toEqual([both]);
+    const runs = forEachDatabase([both], true);
+    expect(runs.map((b) => [b.name, b.database])).toEqual([['db fixture (PGlite)', 'pglite'], ['db fixture (PostgreSQL)', 'postgres']]);
+    const url = 'postgres://fixture@127.0.0.1:1/none';
+    const previous = process.env.TEST_DATABASE_URL;
+    process.env.TEST_DATABASE_URL = url;
+    try {
+      const outcomes = await Promise.all(runs.map((bench) => runInChild(bench, 120_000)));
+      expect(outcomes.map((o) => [o.failure, o.rows.map((r) => r.name)])).toEqual([
+        [null, ['database fixture on PGlite']],
+        [null, [`database fixture on PostgreSQL ${url}`]],
+      ]);
+    } finally {
+      if (previous === undefined) delete process.env.TEST_DATABASE_URL;
+      else process.env.TEST_DATABASE_URL = previous;
+    }
+  }, 240_000);
 
   // The whole suite's tiny runs are checked in benchmarks.test.ts (in-process, once per CI run);
   // here two real benches run as the runner runs them, each in its own process.

@@ -9,6 +9,9 @@
  *   BENCH_TINY=1 node --no-node-snapshot --import tsx test/bench/all.ts   # seconds per bench (the test's)
  *   node … test/bench/all.ts run.ts turns.ts                          # some benches only
  *
+ * With TEST_DATABASE_URL the benches use PostgreSQL, and a bench whose targets the issue sets on
+ * both databases (turns.ts) runs twice, PGlite then PostgreSQL, so that one run answers both.
+ *
  * BENCH_TIMEOUT_S bounds each bench (default 60 min, tiny 10 min); the per-bench tables are printed
  * as each bench runs, as when it runs alone.
  */
@@ -16,7 +19,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { isMain, type SummaryRow } from './harness';
 import type { RunOneMessage } from './run-one';
-import { SUITE, type SuiteBench } from './suite';
+import { forEachDatabase, SUITE, type SuiteBench } from './suite';
 import { EXPECTED_TARGETS, type ExpectedTarget } from './targets';
 
 export interface BenchOutcome {
@@ -35,7 +38,7 @@ export function runInChild(bench: SuiteBench, timeoutMs: number): Promise<BenchO
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', path.join(__dirname, 'run-one.ts'), bench.file], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: process.env,
+      env: bench.database === 'pglite' ? withoutPostgres(process.env) : process.env,
     });
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -57,6 +60,11 @@ export function runInChild(bench: SuiteBench, timeoutMs: number): Promise<BenchO
       done(firstLine(error ?? `exited with ${signal ?? `code ${code}`} (no error reported)`));
     });
   });
+}
+
+function withoutPostgres(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { TEST_DATABASE_URL: _url, ...rest } = env;
+  return rest;
 }
 
 function firstLine(text: string): string {
@@ -106,15 +114,16 @@ export async function runSuite(benches: readonly SuiteBench[], options: { tiny: 
 async function main(): Promise<number> {
   const tiny = process.env.BENCH_TINY === '1';
   const only = process.argv.slice(2);
-  const benches = only.length === 0 ? SUITE : only.map((file) => SUITE.find((b) => b.file === file) ?? { name: path.basename(file, '.ts'), file });
-  const timeoutS = Number(process.env.BENCH_TIMEOUT_S) || (tiny ? 600 : 3600);
   const postgres = Boolean(process.env.TEST_DATABASE_URL);
+  const chosen = only.length === 0 ? SUITE : only.map((file) => SUITE.find((b) => b.file === file) ?? { name: path.basename(file, '.ts'), file });
+  const benches = forEachDatabase(chosen, postgres);
+  const timeoutS = Number(process.env.BENCH_TIMEOUT_S) || (tiny ? 600 : 3600);
   const started = performance.now();
   const outcomes = await runSuite(benches, { tiny, timeoutMs: timeoutS * 1000 });
   const rows = outcomes.flatMap((o) => o.rows);
   const failed = outcomes.filter((o) => o.failure !== null);
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
-  console.log(`\n## Summary (${postgres ? 'PostgreSQL' : 'PGlite'}${tiny ? ', tiny: figures are not meaningful' : ''}; ${minutes} min; node ${process.version})\n`);
+  console.log(`\n## Summary (${postgres ? 'PostgreSQL; turns and fan-out on PGlite too' : 'PGlite'}${tiny ? ', tiny: figures are not meaningful' : ''}; ${minutes} min; node ${process.version})\n`);
   for (const line of summaryTable(outcomes, postgres)) console.log(line);
   const targeted = rows.filter((r) => r.met !== null);
   console.log(`\n${targeted.filter((r) => r.met).length} of ${targeted.length} reported targets met; ${unmeasuredTargets(rows).length} of ${EXPECTED_TARGETS.length} issue targets not measured; ${failed.length} of ${outcomes.length} benches failed.`);

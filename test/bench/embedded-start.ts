@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { openDatabase } from '../../api/src/persistence';
 import { pgliteTemplate } from '../support/pglite-template';
+import { npmStartServerCommand } from './npm-start-command';
 import { BenchReport, envNumber, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -82,7 +83,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** glibc malloc's MALLOC_* variables of this run, passed on so that their effect on the server's RSS can be measured. */
+/** glibc malloc's MALLOC_* variables of this run, passed on (over npm start's) so that their effect on the server's RSS can be measured. */
 function mallocSettings(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('MALLOC_') && e[1] !== undefined));
 }
@@ -92,7 +93,7 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...mallocSettings(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...env, ...mallocSettings() }, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
   let gcWaiters: ((usage: NodeJS.MemoryUsage) => void)[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -203,23 +204,26 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const totalOps = tiny ? 30 : envNumber('BENCH_OPS', 1_000);
   const firstOps = tiny ? 10 : Math.min(100, totalOps);
   const work = fs.mkdtempSync(path.join(tmpdir(), 'vance-bench-start-'));
-  const env = (dataDir: string): Record<string, string> => ({
+  const serverEnv = (dataDir: string): Record<string, string> => ({
     VANCE_DATA_DIR: dataDir, VANCE_ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn',
     VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000', VANCE_RATE_MUTATIONS_PER_TENANT: '1000000', VANCE_RATE_TURNS_PER_TOKEN: '1000000', VANCE_RATE_TURNS_PER_TENANT: '1000000',
   });
+  const npmStart = npmStartServerCommand();
+  const env = (dataDir: string): Record<string, string> => ({ ...npmStart.env, ...serverEnv(dataDir) });
   let server: string[];
   if (tiny) {
-    server = ['--no-node-snapshot', '--require', GC_HOOK, '--import', 'tsx', 'api/src/main.ts'];
+    server = [...npmStart.nodeFlags, '--require', GC_HOOK, '--import', 'tsx', 'api/src/main.ts'];
   } else {
     const built = performance.now();
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) throw new Error('npm run build failed');
     print(`npm run build (as npm start runs it; incremental): ${f((performance.now() - built) / 1000, 1)} s`);
-    server = ['--no-node-snapshot', '--require', GC_HOOK, 'api/dist/api/src/main.js'];
+    server = [...npmStart.nodeFlags, '--require', GC_HOOK, npmStart.entry];
   }
   const bare = ['-e', "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')"];
   const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   try {
+    print(`\nthe server as npm start runs it: ${Object.entries({ ...npmStart.env, ...mallocSettings() }).map(([k, v]) => `${k}=${v} `).join('')}node ${server.join(' ')}`);
     print(`\nload before: ${load()}`);
     const startTimes = { bare: [] as number[], empty: [] as number[], existing: [] as number[] };
     const rss = { bare: [] as number[], empty: [] as number[], existing: [] as number[] };

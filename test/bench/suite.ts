@@ -8,13 +8,35 @@ export interface SuiteBench {
   readonly name: string;
   /** Its file, relative to test/bench; it exports `runBench(options)` (harness.ts). */
   readonly file: string;
+  /**
+   * Issue 18 sets this bench's targets on PGlite AND on PostgreSQL: with TEST_DATABASE_URL the
+   * runner runs it twice (forEachDatabase), so one run answers both.
+   */
+  readonly onBothDatabases?: true;
+  /** Set by the runner: 'pglite' runs the bench without TEST_DATABASE_URL. */
+  readonly database?: 'pglite' | 'postgres';
+}
+
+/**
+ * The suite as one run runs it: a bench with `onBothDatabases` becomes two, PGlite then PostgreSQL,
+ * when PostgreSQL is configured; without it the bench runs once, on PGlite.
+ */
+export function forEachDatabase(benches: readonly SuiteBench[], postgres: boolean): SuiteBench[] {
+  return benches.flatMap((bench) =>
+    bench.onBothDatabases && postgres
+      ? [
+          { ...bench, name: `${bench.name} (PGlite)`, database: 'pglite' as const },
+          { ...bench, name: `${bench.name} (PostgreSQL)`, database: 'postgres' as const },
+        ]
+      : [bench],
+  );
 }
 
 export const SUITE: readonly SuiteBench[] = [
   { name: 'GraphQL throughput', file: 'run.ts' },
   { name: 'templates', file: 'templates.ts' },
   { name: 'turn preparation', file: 'turn-preparation.ts' },
-  { name: 'turns and fan-out', file: 'turns.ts' },
+  { name: 'turns and fan-out', file: 'turns.ts', onBothDatabases: true },
   { name: 'scripts', file: 'scripts.ts' },
   { name: 'triggers', file: 'triggers.ts' },
   { name: 'trigger regexes', file: 'trigger-regexes.ts' },

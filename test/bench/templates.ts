@@ -180,6 +180,8 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
       ['hardened in isolate, compile each time', (i) => ok(isolate.render(`u${i}`, unique(i), CONTEXT))],
       ['engine, in-process: hash + context copy + render', () => engineIn.render(TEMPLATE, CONTEXT)],
       ['engine, isolate (the default): hash + context copy + render', () => engineIso.render(TEMPLATE, CONTEXT)],
+      // A turn's renders often differ in one value (prompt-composition.ts): the isolate gets the text again.
+      ['engine, isolate: a context that differs every render', (i) => engineIso.render(TEMPLATE, { ...CONTEXT, profileAppend: `${CONTEXT.profileAppend as string} ${i}` })],
     ]);
     const base = rows[0]![1].median;
     const out = report.print;

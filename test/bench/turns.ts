@@ -260,7 +260,8 @@ async function startServerChild(sizes: readonly number[]): Promise<ServerHandle>
       }
       return queue.shift()!;
     })(), ms, what);
-  const info = JSON.parse(await nextLine(60_000, 'bench server start')) as ServerHandle['info'];
+  // A first PGlite start at load 20 took over 60 s.
+  const info = JSON.parse(await nextLine(180_000, 'bench server start')) as ServerHandle['info'];
   return {
     info,
     request: async (line) => {

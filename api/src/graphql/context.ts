@@ -16,11 +16,13 @@ export interface GraphQLContext {
 export function createContext(services: Services, logger: Logger, authorization: string | null | undefined): GraphQLContext {
   let principal: Promise<Principal> | undefined;
   const token = bearerToken(authorization);
+  // Hashed once per operation: the budgets' key and the principal cache's key are the same hash.
+  const tokenKey = token === null ? null : hashApiToken(token);
   return {
     services,
     logger,
-    tokenKey: token === null ? null : hashApiToken(token),
-    principal: () => (principal ??= services.identity.authenticate(token)),
+    tokenKey,
+    principal: () => (principal ??= services.identity.authenticateTokenHash(tokenKey)),
   };
 }
 

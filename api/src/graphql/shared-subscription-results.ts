@@ -13,6 +13,8 @@
  * read nothing of the context (who asks) may share: `SHARED_FIELDS` lists them.
  */
 import { createSourceEventStream, execute, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type VariableNode } from 'graphql';
+import { isPushable } from '../domain/shared/push-iterator';
+import { directNext, type NextOutlet } from './direct-next';
 import { SerializedPayload } from './ws-transport';
 
 /**
@@ -49,6 +51,12 @@ export class SharedSubscriptionResults {
   private readonly documentIds = new WeakMap<DocumentNode, number>();
   private nextDocumentId = 1;
 
+  /**
+   * @param outletOf where a subscription's shared results can be written straight to its socket
+   *   (direct-next.ts); without one, every result goes through the iterator graphql-ws reads.
+   */
+  constructor(private readonly outletOf: (args: ExecutionArgs) => NextOutlet | undefined = () => undefined) {}
+
   /** graphql-ws's `subscribe`: graphql-js's, with the per-event execution shared where allowed. */
   readonly subscribe = async (args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> => {
     const source = await createSourceEventStream(args);
@@ -56,7 +64,10 @@ export class SharedSubscriptionResults {
     const key = this.sharingKey(args);
     const resultOf = (root: unknown): Result =>
       key !== null && typeof root === 'object' && root !== null ? this.shared(args, root, key) : execute({ ...args, rootValue: root });
-    return mapped(source[Symbol.asyncIterator](), resultOf);
+    const events = source[Symbol.asyncIterator]();
+    const outlet = key !== null ? this.outletOf(args) : undefined;
+    if (outlet && isPushable(events)) return directNext(events, resultOf, (result) => this.serializedOf(result), outlet);
+    return mapped(events, resultOf);
   };
 
   /** The payload of a graphql-ws `next` message for a shared result, encoded once; null for others. */

@@ -16,7 +16,8 @@ import { formatGraphQLError, withoutSuggestions } from './errors';
 import type { RequestGuard } from './request-guard';
 import type { SubscriptionCaps } from './subscription-caps';
 import { SharedSubscriptionResults } from './shared-subscription-results';
-import { servePaced } from './ws-transport';
+import type { NextOutlet } from './direct-next';
+import { nextOutlet, servePaced, type WsExtra } from './ws-transport';
 
 export interface WsServerOptions {
   readonly wsServer: WebSocketServer;
@@ -33,7 +34,10 @@ type WsContext = Context<Record<string, unknown>>;
 
 export function serveGraphQLWs(options: WsServerOptions): Disposable {
   const { schema, services, logger, guard, caps } = options;
-  const shared = new SharedSubscriptionResults();
+  // A subscription's shared results go straight to its socket (direct-next.ts): its outlet is kept
+  // with the arguments prepare() hands graphql-ws, which passes that very object to `subscribe`.
+  const outlets = new WeakMap<ExecutionArgs, NextOutlet>();
+  const shared = new SharedSubscriptionResults((args) => outlets.get(args));
   // A token is checked at connect (a bad one closes 4403), so a connection without one is anonymous.
   const anonymous = (ctx: WsContext) => authorizationOf(ctx) === null;
   const formatErrors = (ctx: WsContext, errors: readonly GraphQLError[]) =>
@@ -102,7 +106,10 @@ export function serveGraphQLWs(options: WsServerOptions): Disposable {
       if (err instanceof DomainError) return [new GraphQLError(err.message, { originalError: err })];
       throw err;
     }
-    return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+    const args: ExecutionArgs = { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+    const socket = (ctx.extra as Partial<WsExtra> | undefined)?.socket;
+    if (socket && operation.operation === 'subscription') outlets.set(args, nextOutlet(socket, id));
+    return args;
   }
 
   return servePaced<Record<string, unknown>>(

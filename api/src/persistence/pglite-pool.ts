@@ -20,7 +20,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
-import { isInitialised, seedFromTemplate } from './pglite-template';
+import { isInitialised, templateFor } from './pglite-template';
 import { RemotePglite } from './pglite-remote';
 import { Mutex, type Release } from './mutex';
 
@@ -58,13 +58,11 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDri
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite: RemotePglite;
-  let ranInitdb = false;
+  let ranInitdb: boolean;
   try {
-    if (dataDir && !options.loadDataDir) {
-      if (options.templateRoot) seedFromTemplate(dataDir, options.templateRoot);
-      ranInitdb = !isInitialised(dataDir);
-    }
-    pglite = await RemotePglite.open({ dataDir, loadDataDir: options.loadDataDir });
+    const seedFrom = dataDir && !options.loadDataDir && options.templateRoot ? templateFor(dataDir, options.templateRoot) : null;
+    ranInitdb = dataDir !== undefined && !options.loadDataDir && !seedFrom && !isInitialised(dataDir);
+    pglite = await RemotePglite.open({ dataDir, loadDataDir: options.loadDataDir, ...(seedFrom ? { seedFrom } : {}) });
   } catch (err) {
     unlock();
     throw err;

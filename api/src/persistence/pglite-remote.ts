@@ -13,6 +13,7 @@ import { extname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { inheritedWorkerFlags } from '../worker-flags';
+import { concatBytes } from './concat-bytes';
 import { Parser } from 'pg-protocol/dist/parser';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
 import type { PgliteReady, PgliteReply, PgliteRequest, PgliteThreadData } from './pglite-thread';
@@ -24,22 +25,11 @@ const THREAD_FILE = join(__dirname, `pglite-thread${extname(__filename)}`);
 /** Frontend messages answered only at the next Sync: Parse, Bind, Describe, Execute, Close. */
 const HELD_UNTIL_SYNC = new Set(['P', 'B', 'D', 'E', 'C'].map((c) => c.charCodeAt(0)));
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  // A copy with its own ArrayBuffer: a Buffer's slice() is a view into Node's shared pool, which
-  // cannot be transferred (Node 24: DataCloneError).
-  if (parts.length === 1) return new Uint8Array(parts[0]!);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 export interface RemotePgliteOptions {
   readonly dataDir?: string | undefined;
   readonly loadDataDir?: Blob | undefined;
+  /** A template cluster the thread copies into the empty `dataDir` before opening it (pglite-template.ts). */
+  readonly seedFrom?: string | undefined;
 }
 
 export class RemotePglite {
@@ -79,6 +69,7 @@ export class RemotePglite {
   static async open(options: RemotePgliteOptions): Promise<RemotePglite> {
     const workerData: PgliteThreadData = {
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.seedFrom ? { seedFrom: options.seedFrom } : {}),
       ...(options.loadDataDir ? { loadDataDir: await options.loadDataDir.arrayBuffer() } : {}),
     };
     const transferList = workerData.loadDataDir ? [workerData.loadDataDir] : [];
@@ -109,7 +100,7 @@ export class RemotePglite {
       this.held.push(new Uint8Array(message));
       return [];
     }
-    const batch = concat([...this.held, message]);
+    const batch = concatBytes([...this.held, message]);
     this.held = [];
     const reply = await this.request({ op: 'exec', bytes: batch }, [batch.buffer as ArrayBuffer]);
     const messages: BackendMessage[] = [];

@@ -10,15 +10,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from '../../../migrations';
+import { copyTemplate, MARKER } from './pglite-template-copy';
 
 /** Where `npm run build` puts the template: api/dist/pglite-template (from api/dist/api/src/persistence). */
 export const DEFAULT_TEMPLATE_ROOT = path.resolve(__dirname, '../../../pglite-template');
 
 const FORMAT = 'v1';
-/** PGlite takes a directory holding PG_VERSION for a complete cluster (and runs initdb otherwise). */
-const MARKER = 'PG_VERSION';
-/** The data-dir lock (data-dir-lock.ts): never part of a template. */
-const LOCK_FILE = 'vance.lock';
 
 export function isInitialised(dataDir: string): boolean {
   return fs.existsSync(path.join(dataDir, MARKER));
@@ -33,21 +30,21 @@ export function templateDir(root: string): string {
   return path.join(root, hash.digest('hex').slice(0, 16));
 }
 
+/** The template to copy into `dataDir`: none when the directory holds a cluster already or no template fits these migrations. */
+export function templateFor(dataDir: string, root: string): string | null {
+  if (isInitialised(dataDir)) return null;
+  const template = templateDir(root);
+  return isInitialised(template) ? template : null;
+}
+
 /**
  * Copies the template into `dataDir` when the directory holds no cluster yet and a template for
- * these migrations exists; returns whether it did. PG_VERSION is copied last, so a copy cut short
- * (a crash) leaves no marker and is simply copied again at the next start.
+ * these migrations exists; returns whether it did (pglite-template-copy.ts).
  */
 export function seedFromTemplate(dataDir: string, root: string): boolean {
-  if (isInitialised(dataDir)) return false;
-  const template = templateDir(root);
-  if (!isInitialised(template)) return false;
-  for (const entry of fs.readdirSync(template)) {
-    if (entry === MARKER || entry === LOCK_FILE) continue;
-    fs.cpSync(path.join(template, entry), path.join(dataDir, entry), { recursive: true, force: true });
-  }
-  fs.copyFileSync(path.join(template, MARKER), path.join(dataDir, MARKER));
-  return true;
+  const template = templateFor(dataDir, root);
+  if (template) copyTemplate(template, dataDir);
+  return template !== null;
 }
 
 function pgliteVersion(): string {

@@ -5,10 +5,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { execRaw } from './pglite-exec';
+import { copyTemplate } from './pglite-template-copy';
 
 export interface PgliteThreadData {
   readonly dataDir?: string;
   readonly loadDataDir?: ArrayBuffer;
+  /** Copied into `dataDir` first (a fresh directory from the packaged template), here so that the server's thread goes on loading. */
+  readonly seedFrom?: string;
 }
 export type PgliteRequest = { id: number; op: 'exec'; bytes: Uint8Array } | { id: number; op: 'dump' } | { id: number; op: 'close' };
 export type PgliteReply = { id: number; ok: true; bytes?: Uint8Array; tar?: ArrayBuffer } | { id: number; ok: false; message: string };
@@ -27,6 +31,7 @@ const data = workerData as PgliteThreadData;
 async function main(): Promise<void> {
   let pglite: PGlite;
   try {
+    if (data.seedFrom && data.dataDir) copyTemplate(data.seedFrom, data.dataDir);
     pglite = await PGlite.create({
       startParams: START_PARAMS,
       ...(data.dataDir ? { dataDir: data.dataDir } : {}),
@@ -47,9 +52,7 @@ async function main(): Promise<void> {
 async function serve(pglite: PGlite, request: PgliteRequest): Promise<void> {
   try {
     if (request.op === 'exec') {
-      const bytes = await pglite.execProtocolRaw(request.bytes);
-      // A copy: the reply may be a view into PGlite's memory, which the next statement overwrites.
-      const reply = new Uint8Array(bytes);
+      const reply = await execRaw(pglite, request.bytes);
       port.postMessage({ id: request.id, ok: true, bytes: reply } satisfies PgliteReply, [reply.buffer]);
     } else if (request.op === 'dump') {
       const tar = await (await pglite.dumpDataDir('none')).arrayBuffer();

@@ -65,6 +65,59 @@ describe('IsolatedTemplateRenderer', () => {
     expect(renderer.recycled).toBe(1);
   });
 
+  it('copies a context into the isolate once for renders with the same context, and never shows one render another\'s data', () => {
+    const renderer = rendererWith(NO_TIME_CAP);
+    const tenantA = { secret: 'A-only', n: 1 };
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', tenantA)).toEqual({ ok: true, output: 'A-only|1' });
+    expect(renderer.render('u', '{{ n }}{{ secret }}', { ...tenantA })).toEqual({ ok: true, output: '1A-only' });
+    expect(renderer.contextsSent).toBe(1);
+    // Another context replaces the kept one whole: nothing of the first is merged in.
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', { n: 1 })).toEqual({ ok: true, output: '|1' });
+    expect(renderer.contextsSent).toBe(2);
+    // What a render sets is its own: the next render with the same context reads the context.
+    expect(renderer.render('s', '{% set n = 99 %}{% set secret = "x" %}{{ n }}', { n: 1 })).toEqual({ ok: true, output: '99' });
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', { n: 1 })).toEqual({ ok: true, output: '|1' });
+    expect(renderer.contextsSent).toBe(2);
+    // A failed render keeps nothing it could pass on either.
+    expect(renderer.render('f', '{{ n }}{{ range.constructor("return 1")() }}', { n: 2 })).toMatchObject({ ok: false, reason: 'FORBIDDEN' });
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', { n: 2 })).toEqual({ ok: true, output: '|2' });
+    // A large context is sent again each render, not kept on the host.
+    const large = { n: 4, text: 'x'.repeat(300_000) };
+    const sent = renderer.contextsSent;
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', large)).toEqual({ ok: true, output: '|4' });
+    expect(renderer.render('t', '{{ secret }}|{{ n }}', large)).toEqual({ ok: true, output: '|4' });
+    expect(renderer.contextsSent - sent).toBe(2);
+  });
+
+  it('sends the context again after an isolate was replaced', () => {
+    const renderer = rendererWith({ ...NO_TIME_CAP, hardTimeoutMs: 1000 });
+    const context = { t: 'a'.repeat(4000), n: 3 };
+    expect(renderer.render('n', '{{ n }}', context)).toEqual({ ok: true, output: '3' });
+    expect(renderer.render('slow', '{{ t is matching(".*.*.*.*.*x") }}', context)).toMatchObject({ ok: false, reason: 'TIMEOUT' });
+    expect(renderer.render('n', '{{ n }}', context)).toEqual({ ok: true, output: '3' });
+    expect(renderer.contextsSent).toBe(2);
+  });
+
+  it('deep-freezes the context it keeps, so code inside the isolate cannot change what the next render reads', () => {
+    const isolate = new (isolatedVm().Isolate)({ memoryLimit: 32 });
+    try {
+      const context = isolate.createContextSync();
+      context.evalSync(readFileSync(require.resolve('nunjucks/browser/nunjucks.js'), 'utf8'));
+      context.evalSync(bootstrapSource({ limits: renderLimitsOf({ ...DEFAULT_TEMPLATE_LIMITS, ...NO_TIME_CAP }), templates: {}, cacheSize: 10 }));
+      // Stands in for a gap in the hardening: whatever the parse made is caught and then attacked.
+      context.evalSync(`var parse = JSON.parse; JSON.parse = function (t) { return globalThis.kept = parse(t); };
+        __vanceCompile('t', '{{ xs | join(",") }}|{{ o.k }}');
+        __vanceRender('t', ['{"xs":[1,2],"o":{"k":"v"}}']);
+        try { kept.xs.push(3); } catch (e) {}
+        try { kept.o.k = 'changed'; } catch (e) {}
+        try { kept.extra = 1; } catch (e) {}`);
+      expect(context.evalSync('__vanceRender("t")')).toBe('o1,2|v');
+      expect(context.evalSync('Object.isFrozen(kept) && Object.isFrozen(kept.xs) && Object.isFrozen(kept.o)')).toBe(true);
+    } finally {
+      isolate.dispose();
+    }
+  });
+
   it('gives templates nothing of the host even without the hardening (no process, no require)', () => {
     const isolate = new (isolatedVm().Isolate)({ memoryLimit: 32 });
     try {

@@ -10,9 +10,15 @@
  * After a timeout or a disposal the isolate is thrown away and the next render boots a new one; so
  * is an isolate whose heap stays above `recycleHeapMb` after a render (V8 keeps a heap it grew).
  *
- * The context crosses as JSON text (it is plain data already, templates/template-data.ts); a
- * rendered text comes back as itself behind a one-letter tag ('o'), only a failure as JSON ('f'):
- * escaping and re-parsing kilobytes of output per render cost more than the render's own checks.
+ * The context crosses as JSON text (it is plain data already, templates/template-data.ts), and only
+ * when it differs from the text the isolate parsed last: the isolate keeps that one context, parsed
+ * and deep-frozen, so the renders of one turn with the same context copy and parse it once. Reuse
+ * needs the exact same text, so no render ever sees data it was not given, and the freeze keeps one
+ * render from changing what the next one reads. A rendered text comes back as itself behind a
+ * one-letter tag ('o'), only a failure as JSON ('f'). Texts of 512 characters or more cross inside
+ * a one-element array copied by value: isolated-vm hands a bare string of 1 KB or more to the other
+ * side as an EXTERNAL string, whose registration and GC accounting cost 10–40 µs per call (measured),
+ * while a copied array makes ordinary heap strings.
  * A source crosses only when the isolate has not compiled it yet.
  * `applySync` blocks the event loop for at most `hardTimeoutMs` (or `compileTimeoutMs` on a miss).
  */
@@ -28,11 +34,18 @@ type IsolateLimits = Pick<TemplateLimits, 'hardTimeoutMs' | 'compileTimeoutMs' |
 interface Running {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
-  /** (id, json) → 'o' + output, 'f' + failure JSON, or '' when `id` is not compiled in the isolate. */
-  readonly render: ivm.Reference<(id: string, json: string) => string>;
+  /**
+   * (id, [json]) → reply: 'o' + output, 'f' + failure JSON, or '' when `id` is not compiled in the
+   * isolate; a reply of 512 characters or more comes as [reply]. Without [json] the render uses the
+   * context the isolate parsed last.
+   */
+  readonly render: ivm.Reference<(id: string, json?: [string]) => string | [string]>;
   /** (id, source) → failure JSON, or '' when it compiled. */
   readonly compile: ivm.Reference<(id: string, source: string) => string>;
 }
+
+/** Context texts up to this length are remembered for reuse; a longer one is sent every render. */
+const KEPT_CONTEXT_CHARS = 256_000;
 
 let bundle: { readonly source: string; cachedData?: ivm.ExternalCopy<ArrayBuffer> } | undefined;
 
@@ -55,10 +68,21 @@ export function bootstrapSource(config: RenderCoreConfig): string {
   var __name = function (target) { return target; };
   var parts = {\n${parts}\n};
   var core = (${String(createRenderCore)})(globalThis.nunjucks, parts, ${JSON.stringify(config)});
+  var freeze = function (value) {
+    if (typeof value === 'object' && value !== null) {
+      Object.freeze(value);
+      for (var key in value) freeze(value[key]);
+    }
+    return value;
+  };
+  // The context of the last render, parsed and frozen; the host sends a new one when its text differs.
+  var data = freeze({});
   globalThis.__vanceRender = function (id, json) {
+    if (json !== undefined) data = freeze(JSON.parse(json[0]));
     if (!core.has(id)) return '';
-    var outcome = core.renderCompiled(id, JSON.parse(json));
-    return outcome.ok ? 'o' + outcome.output : 'f' + JSON.stringify(outcome);
+    var outcome = core.renderCompiled(id, data);
+    var reply = outcome.ok ? 'o' + outcome.output : 'f' + JSON.stringify(outcome);
+    return reply.length < 512 ? reply : [reply];
   };
   globalThis.__vanceCompile = function (id, source) {
     var failure = core.compile(id, source);
@@ -69,6 +93,9 @@ export function bootstrapSource(config: RenderCoreConfig): string {
 
 export class IsolatedTemplateRenderer implements TemplateRenderer {
   private running: Running | null = null;
+  /** The context text the running isolate holds parsed (null: none, or not known for sure). */
+  private sentJson: string | null = null;
+  private sent = 0;
   private recycles = 0;
 
   constructor(
@@ -79,6 +106,11 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
   /** Boots the isolate now (about 6–9 ms) instead of on the first render. */
   warmUp(): void {
     this.boot();
+  }
+
+  /** Contexts copied into an isolate (a render with the context the isolate holds copies none) — for tests. */
+  get contextsSent(): number {
+    return this.sent;
   }
 
   /** Isolates replaced because their heap grew over `recycleHeapMb` — for tests and metrics. */
@@ -99,20 +131,36 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
 
   private renderIn(running: Running, id: string, source: string, data: Record<string, unknown>): RenderOutcome {
     const json = JSON.stringify(data);
-    const first = this.call(running, 'render', () => running.render.applySync(undefined, [id, json], { timeout: this.limits.hardTimeoutMs }));
+    const first = this.renderCall(running, id, json);
     if (typeof first !== 'string') return first;
     if (first !== '') return outcomeOf(first);
     const compiled = this.call(running, 'compile', () => running.compile.applySync(undefined, [id, source], { timeout: this.limits.compileTimeoutMs }));
     if (typeof compiled !== 'string') return compiled;
     if (compiled !== '') return JSON.parse(compiled) as RenderOutcome;
-    const second = this.call(running, 'render', () => running.render.applySync(undefined, [id, json], { timeout: this.limits.hardTimeoutMs }));
+    const second = this.renderCall(running, id, json);
     if (typeof second !== 'string') return second;
     return second === '' ? { ok: false, reason: 'RUNTIME', message: 'the template sandbox lost a compiled template' } : outcomeOf(second);
+  }
+
+  /** One render call; the context's text crosses only when the isolate does not hold it already. */
+  private renderCall(running: Running, id: string, json: string): string | RenderOutcome {
+    const args = json === this.sentJson ? [id] : [id, [json]];
+    if (args.length > 1) this.sent++;
+    this.sentJson = null; // unknown until the isolate has taken the new text
+    const options = { timeout: this.limits.hardTimeoutMs, arguments: { copy: true }, result: { copy: true } };
+    const reply = this.call(running, 'render', () => {
+      const r = running.render.applySync(undefined, args, options);
+      return typeof r === 'string' ? r : r[0];
+    });
+    // A large context is not kept on the host (its text would stay alive between turns).
+    if (typeof reply === 'string' && json.length <= KEPT_CONTEXT_CHARS) this.sentJson = json;
+    return reply;
   }
 
   dispose(): void {
     const running = this.running;
     this.running = null;
+    this.sentJson = null;
     if (!running) return;
     if (!running.isolate.isDisposed) {
       running.render.release();

@@ -24,6 +24,9 @@ export declare namespace ivm {
   }
   interface RunOptions extends TransferOptions {
     timeout?: number;
+    /** How the arguments go in and the result comes out (Reference.apply*). */
+    arguments?: TransferOptions;
+    result?: TransferOptions;
   }
   interface CompileOptions {
     filename?: string;

@@ -16,7 +16,8 @@ import { REALM_GUARD_SOURCE } from './script-realm-guard';
  *
  * Protocol (all strings, copied): `start(host, setupJson, code, reuse)` returns 'v' + result JSON,
  * 'e' + GuestFailure JSON, or 'r' when the context is not clean (nothing of the run was read yet);
- * `start(null, '', '', true)` on a new context only takes the guard's snapshot and returns 'p'. A host call sends (index, argsJson) and gets 'v' + JSON, 'u' (undefined),
+ * `start(null, '', '', true)` takes the guard's snapshot (a new context) or checks the context clean
+ * (after a run) and returns 'p', or 'r' when it is not clean. A host call sends (index, argsJson) and gets 'v' + JSON, 'u' (undefined),
  * 'e' + message (the host function failed) or 'o' + message (refused at the boundary: size/depth).
  * It is plain JavaScript in a string, not a TypeScript function passed through String(): tsx and
  * esbuild rewrite functions (e.g. `__name(...)` calls) in ways the isolate cannot run.
@@ -183,8 +184,9 @@ export const BOOTSTRAP_SOURCE = `(function () {
   }
 
   return function start(host, setupJson, code, reuse) {
-    // host null: only take the guard's snapshot, outside any run's time limit.
-    if (host === null) return guard.enter(reuse) ? 'p' : 'r';
+    // host null: only take the guard's snapshot (a new context) or check it clean (after a run),
+    // outside any run's time limit.
+    if (host === null) return guard.settle() ? 'p' : 'r';
     if (!guard.enter(reuse)) return 'r';
     var setup = parse(setupJson);
     guard.reseed(setup.seed);

@@ -16,6 +16,10 @@ export interface SandboxIsolate {
   readonly bootstrap: ivm.Script;
   /** The context the next run may reuse (its realm guard decides), or null. */
   realm: SandboxRealm | null;
+  /** The realm guard's check of `realm` after the last run, while it is under way (never rejects). */
+  settling: Promise<void> | null;
+  /** The last run left its context changed: the next run takes a plain fresh one (no snapshot). */
+  dirty: boolean;
 }
 
 /** A context with the bootstrap run in it: `start` is the guest driver (script-bootstrap.ts). */
@@ -67,20 +71,27 @@ export class IsolatePool {
     return !this.disposed && (this.kept.has(entry) || this.kept.size < this.size);
   }
 
+  /** The most recently used idle isolate whose context check is done, else the most recent one. */
   acquire(): SandboxIsolate {
     if (this.disposed) throw new Error('the script sandbox is disposed');
-    let entry = this.idle.pop();
-    while (entry?.isolate.isDisposed) {
-      this.kept.delete(entry);
-      entry = this.idle.pop();
+    for (let i = this.idle.length - 1; i >= 0; i--) {
+      if (!this.idle[i]!.isolate.isDisposed) continue;
+      this.kept.delete(this.idle[i]!);
+      this.idle.splice(i, 1);
     }
-    entry ??= this.create();
+    let index = this.idle.length - 1;
+    while (index > 0 && this.idle[index]!.settling) index--;
+    if (index >= 0 && this.idle[index]!.settling) index = this.idle.length - 1;
+    const entry = index >= 0 ? this.idle.splice(index, 1)[0]! : this.create();
     this.busy.add(entry);
     return entry;
   }
 
-  /** `reusable`: the run ended normally, so the isolate holds nothing but garbage of a dead context. */
-  release(entry: SandboxIsolate, reusable: boolean): void {
+  /**
+   * `reusable`: the run ended normally, so the isolate holds nothing but garbage of a dead context.
+   * True when the isolate went back to the pool.
+   */
+  release(entry: SandboxIsolate, reusable: boolean): boolean {
     this.busy.delete(entry);
     const keep = reusable && !this.disposed && !entry.isolate.isDisposed && (this.kept.has(entry) || this.kept.size < this.size);
     if (keep && this.grown(entry)) {
@@ -88,10 +99,11 @@ export class IsolatePool {
     } else if (keep) {
       this.kept.add(entry);
       this.idle.push(entry);
-      return;
+      return true;
     }
     this.kept.delete(entry);
     destroy(entry);
+    return false;
   }
 
   dispose(): void {
@@ -110,7 +122,7 @@ export class IsolatePool {
   private create(): SandboxIsolate {
     const isolate = new (isolatedVm().Isolate)({ memoryLimit: this.memoryLimitMb });
     try {
-      return { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE, { filename: BOOTSTRAP_FILENAME }), realm: null };
+      return { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE, { filename: BOOTSTRAP_FILENAME }), realm: null, settling: null, dirty: false };
     } catch (error) {
       isolate.dispose();
       throw error;

@@ -71,6 +71,25 @@ describe('a warm context carries nothing from one run to the next (script-realm-
     expect(sandbox.contextsCreated - before).toBe(2);
   });
 
+  it('freezes built-in methods in a watched context: what a run tries on one never reaches the next run', async () => {
+    const { seen } = await after(
+      'try { Object.defineProperty(Math.max, "name", { value: args.secret }); } catch (e) {} Math.max.extra = args.secret; [].map.extra = args.secret; 1',
+      '[Math.max.name, typeof Math.max.extra, typeof [].map.extra, Object.isFrozen(Math.max)]',
+      { args: { secret: 's' } },
+    );
+    expect(seen).toEqual(['max', 'undefined', 'undefined', true]);
+  });
+
+  it('checks a context right after its run: runs that come while the check of a changed context is under way still get clean contexts', async () => {
+    await run('var early = args.secret; Array.prototype.early = args.secret; 1', { args: { secret: 's' } });
+    const before = sandbox.contextsCreated;
+    // Started at once: the check of the dirty context may still be running.
+    const [first, second] = await Promise.all([run('typeof [].early'), run('typeof early')]);
+    expect([first, second]).toEqual(['undefined', 'undefined']);
+    expect(sandbox.contextsCreated - before).toBe(2);
+    expect(sandbox.warmIsolates).toBe(1);
+  });
+
   it('gives a fresh context after a run that added thousands of globals (deleting them would cost the next run)', async () => {
     const { seen, fresh } = await after('for (let i = 0; i < 5000; i++) globalThis["g" + i] = i; 1', 'typeof g1');
     expect({ seen, fresh }).toEqual({ seen: 'undefined', fresh: true });

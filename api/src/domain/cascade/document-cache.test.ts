@@ -164,6 +164,21 @@ describe('CachedDocumentReader', () => {
     await reader.find(P1, 'a.md');
     expect(await reader.find({ tenantId: 't2', projectId: 'p1' }, 'a.md')).toBeNull();
   });
+
+  it('peeks without reading: undefined until cached, then the hit or the miss, undefined again after a write', async () => {
+    const { store, reader, write } = readerWith();
+    await write(P1, 'a.md', 'one');
+    expect(reader.peek(P1, 'a.md')).toBeUndefined();
+    await reader.find(P1, 'a.md');
+    await reader.find(P1, 'none.md');
+    expect(reader.peek(P1, 'a.md')?.content).toBe('one');
+    expect(reader.peek(P1, 'none.md')).toBeNull();
+    expect(reader.peek({ tenantId: 't2', projectId: 'p1' }, 'a.md')).toBeUndefined();
+    reader.invalidate('p1');
+    expect(reader.peek(P1, 'a.md')).toBeUndefined();
+    expect(readerWith({ disabled: true }).reader.peek(P1, 'a.md')).toBeUndefined();
+    expect(store.calls.find).toBe(2);
+  });
 });
 
 describe('document cache through DocumentService', () => {

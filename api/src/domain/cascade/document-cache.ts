@@ -60,6 +60,17 @@ export class CachedDocumentReader {
     return doc;
   }
 
+  /**
+   * The cached answer to find() without reading: a document, null (a cached miss), or undefined
+   * when it is not cached (then find() reads it). Lets a warm cascade lookup run without a promise
+   * per layer (issue 18).
+   */
+  peek(ref: ProjectRef, path: string): StoredDocument | null | undefined {
+    if (this.disabled) return undefined;
+    const existing = this.projects.get(ref.projectId); // a hit marks the project as recently used, as in find()
+    return existing && existing.tenantId === ref.tenantId ? existing.lookups.get(path) : undefined;
+  }
+
   async listByPrefix(ref: ProjectRef, prefix: string): Promise<readonly StoredDocument[]> {
     const entries = this.entries(ref);
     if (!entries) return this.store.listByPrefix(ref, prefix);

@@ -27,11 +27,14 @@ export class DocumentCascade {
   async lookupCascade(scope: CascadeScope, rawPath: string): Promise<CascadeHit | null> {
     const path = normalizeDocumentPath(rawPath);
     // The path is normalized once here, not again per layer (a warm lookup is a few map reads: issue 18).
-    const found = await Promise.all(LAYERS.map((layer) => this.readNormalized(scope, layer, path)));
-    const present = found.filter((doc): doc is LayerDocument => doc !== null);
-    const [winner, ...outer] = present;
-    if (!winner) return null;
-    return { document: winner, source: winner.layer, shadowed: outer.map((d) => d.layer) };
+    const found = this.peekNormalized(scope, path) ?? await Promise.all(LAYERS.map((layer) => this.readNormalized(scope, layer, path)));
+    let winner: LayerDocument | null = null;
+    const shadowed: Layer[] = [];
+    for (const doc of found) {
+      if (doc && winner) shadowed.push(doc.layer);
+      else if (doc) winner = doc;
+    }
+    return winner && { document: winner, source: winner.layer, shadowed };
   }
 
   /** One layer only (for editors and the `document(layer, …)` query); null when absent there. */
@@ -40,14 +43,33 @@ export class DocumentCascade {
   }
 
   private async readNormalized(scope: CascadeScope, layer: Layer, path: string): Promise<LayerDocument | null> {
+    const peeked = this.peekLayer(scope, layer, path);
+    if (peeked !== undefined) return peeked;
+    const doc = await this.reader.find({ tenantId: scope.tenantId, projectId: projectIdOfLayer(scope, layer)! }, path);
+    return doc ? fromStored(layer, doc) : null;
+  }
+
+  /** Every layer's answer when the cache holds them all (no promise per layer), else null. */
+  private peekNormalized(scope: CascadeScope, path: string): (LayerDocument | null)[] | null {
+    const found: (LayerDocument | null)[] = [];
+    for (const layer of LAYERS) {
+      const doc = this.peekLayer(scope, layer, path);
+      if (doc === undefined) return null;
+      found.push(doc);
+    }
+    return found;
+  }
+
+  /** A layer's answer without a read (RESOURCE, a skipped layer, a cached one), or undefined. */
+  private peekLayer(scope: CascadeScope, layer: Layer, path: string): LayerDocument | null | undefined {
     if (layer === 'RESOURCE') {
       const doc = this.resources.get(path);
       return doc ? fromResource(doc) : null;
     }
     const projectId = projectIdOfLayer(scope, layer);
     if (!projectId) return null;
-    const doc = await this.reader.find({ tenantId: scope.tenantId, projectId }, path);
-    return doc ? fromStored(layer, doc) : null;
+    const doc = this.reader.peek({ tenantId: scope.tenantId, projectId }, path);
+    return doc ? fromStored(layer, doc) : doc;
   }
 
   async listLayer(scope: CascadeScope, layer: Layer, rawPrefix: string): Promise<LayerDocument[]> {

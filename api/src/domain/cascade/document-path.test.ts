@@ -25,6 +25,15 @@ describe('normalizeDocumentPath', () => {
     expect(normalizeDocumentPath(raw)).toBe(expected);
   });
 
+  it('answers a path seen before the same way, refuses an invalid one every time, and stays right past its memo', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(normalizeDocumentPath('a\\b/./c/')).toBe('a/b/c');
+      expect(rejection(() => normalizeDocumentPath('a/../b')).message).toContain("'..'");
+    }
+    for (let i = 0; i < 3_000; i++) expect(normalizeDocumentPath(`d/./${i}.md`)).toBe(`d/${i}.md`);
+    expect(normalizeDocumentPath('a\\b/./c/')).toBe('a/b/c');
+  });
+
   it('is idempotent', () => {
     const once = normalizeDocumentPath('a\\\\b/./c/');
     expect(normalizeDocumentPath(once)).toBe(once);

@@ -9,9 +9,21 @@ const MAX_PATH_LENGTH = 1024;
 const MAX_SEGMENT_LENGTH = 255;
 const CONTROL_CHARS = /\p{Cc}/u;
 
+/**
+ * Paths normalized lately, by their raw text: every cascade lookup normalizes its path, mostly one
+ * of a few (a skill's, a recipe's), and the checks cost more than the lookup (issue 18). Only valid
+ * paths are kept; the map starts afresh when full.
+ */
+const NORMALIZED = new Map<string, string>();
+const MAX_NORMALIZED = 1_024;
+
 export function normalizeDocumentPath(raw: string): string {
+  const known = NORMALIZED.get(raw);
+  if (known !== undefined) return known;
   const path = normalizeSegments(raw, false);
   if (path === '') throw new InvalidDocumentPathError(raw, 'the path is empty');
+  if (NORMALIZED.size >= MAX_NORMALIZED) NORMALIZED.clear();
+  NORMALIZED.set(raw, path);
   return path;
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * Opaque API tokens: 32 random bytes, shown once; only their sha-256 is stored. A fast hash is
@@ -10,6 +10,7 @@ export function generateApiToken(): string {
   return PREFIX + randomBytes(32).toString('base64url');
 }
 
+/** One-shot `crypto.hash`: a quarter of createHash's cost, on every authenticated request (issue 18). */
 export function hashApiToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }

@@ -39,9 +39,13 @@ export class IdentityService {
     this.userScopes = new TtlCache(10 * 60_000);
   }
 
-  async authenticate(token: string | null | undefined): Promise<Principal> {
-    if (!token) throw new UnauthenticatedError();
-    const hash = hashApiToken(token);
+  authenticate(token: string | null | undefined): Promise<Principal> {
+    return this.authenticateTokenHash(token ? hashApiToken(token) : null);
+  }
+
+  /** As authenticate, for a caller that already holds the token's hash (the GraphQL context does). */
+  async authenticateTokenHash(hash: string | null): Promise<Principal> {
+    if (!hash) throw new UnauthenticatedError();
     const principal = await this.principals.getOrLoad(hash, () => this.loadPrincipal(hash));
     if (!principal) throw new UnauthenticatedError('The API token is not valid');
     return principal;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapAsyncIterator, PushIterator } from './push-iterator';
+import { filterAsyncIterator, isPushable, mapAsyncIterator, PushIterator } from './push-iterator';
 
 describe('PushIterator', () => {
   it('hands pushed values to a waiting consumer and buffers the rest in order', async () => {
@@ -89,5 +89,22 @@ describe('PushIterator', () => {
     expect(await mapped.next()).toEqual({ value: 40, done: false });
     await mapped.return!();
     expect(closed).toBe(true);
+  });
+
+  it('pushTo hands the buffered values, then each push, to the sink through map and filter; next() only reports the end', async () => {
+    const source = new PushIterator<number>();
+    source.push(1);
+    source.push(2);
+    const derived = filterAsyncIterator(mapAsyncIterator(source, (n) => n * 10), (n) => n !== 20);
+    if (!isPushable(derived)) throw new Error('a map and filter of a PushIterator take a sink');
+    const seen: number[] = [];
+    derived.pushTo((n) => seen.push(n));
+    const end = derived.next();
+    source.push(3);
+    expect(seen).toEqual([10, 30]);
+    await derived.return!();
+    expect(await end).toEqual({ value: undefined, done: true });
+    source.push(4);
+    expect(seen).toEqual([10, 30]);
   });
 });

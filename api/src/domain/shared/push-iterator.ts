@@ -18,6 +18,8 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   private readonly waiting: ((result: IteratorResult<T>) => void)[] = [];
   private readonly closeHooks: (() => void)[] = [];
   private done = false;
+  /** Set by `pushTo`: values go to it as they are pushed, not to `next()`. */
+  private sink: ((value: T) => void) | null = null;
 
   constructor(private readonly maxBuffered = 1_000) {}
 
@@ -33,6 +35,7 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
 
   push(value: T): void {
     if (this.done) return;
+    if (this.sink) return this.sink(value);
     const consumer = this.waiting.shift();
     if (consumer) return consumer({ value, done: false });
     if (this.buffer.length - this.head >= this.maxBuffered) this.buffer[this.head++] = undefined as T; // the oldest goes
@@ -41,6 +44,19 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
       this.buffer = this.buffer.slice(this.head);
       this.head = 0;
     }
+  }
+
+  /**
+   * From now on every value goes to `sink` in the push's own call (what is buffered first, in
+   * order), and `next()` only reports the end: a consumer of many streams writes each event without
+   * a promise per value and stream (issue 18, fan-out; ws-direct-next.ts).
+   */
+  pushTo(sink: (value: T) => void): void {
+    const waiting = this.buffer.slice(this.head);
+    this.buffer = [];
+    this.head = 0;
+    this.sink = sink;
+    for (const value of waiting) if (!this.done) sink(value);
   }
 
   next(): Promise<IteratorResult<T>> {
@@ -79,28 +95,40 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   }
 }
 
+/** An iterator that can hand its values to a sink as they come instead (PushIterator and what derives from it). */
+export interface PushableIterator<T> extends AsyncIterableIterator<T> {
+  pushTo(sink: (value: T) => void): void;
+}
+
+export function isPushable<T>(iterator: AsyncIterator<T>): iterator is PushableIterator<T> {
+  return typeof (iterator as Partial<PushableIterator<T>>).pushTo === 'function';
+}
+
 /** `source` with every value mapped; closing the result closes the source. */
 export function mapAsyncIterator<T, R>(source: AsyncIterableIterator<T>, map: (value: T) => R): AsyncIterableIterator<R> {
-  return derived(source, async (): Promise<IteratorResult<R>> => {
+  const next = async (): Promise<IteratorResult<R>> => {
     const r = await source.next();
     return r.done ? { value: undefined, done: true } : { value: map(r.value), done: false };
-  });
+  };
+  return derived(source, next, isPushable(source) ? (sink) => source.pushTo((value) => sink(map(value))) : undefined);
 }
 
 /** `source` without the values `keep` refuses; closing the result closes the source. */
 export function filterAsyncIterator<T>(source: AsyncIterableIterator<T>, keep: (value: T) => boolean): AsyncIterableIterator<T> {
-  return derived(source, async () => {
+  const next = async () => {
     for (;;) {
       const r = await source.next();
       if (r.done || keep(r.value)) return r;
     }
-  });
+  };
+  return derived(source, next, isPushable(source) ? (sink) => source.pushTo((value) => void (keep(value) && sink(value))) : undefined);
 }
 
-/** An iterator whose values `next` takes from `source`, and whose end ends `source`. */
-function derived<T, R>(source: AsyncIterableIterator<T>, next: () => Promise<IteratorResult<R>>): AsyncIterableIterator<R> {
+/** An iterator whose values `next` takes from `source` (or `pushTo` hands on), and whose end ends `source`. */
+function derived<T, R>(source: AsyncIterableIterator<T>, next: () => Promise<IteratorResult<R>>, pushTo?: (sink: (value: R) => void) => void): AsyncIterableIterator<R> {
   return {
     next,
+    ...(pushTo ? { pushTo } : {}),
     return: async () => {
       await source.return?.();
       return { value: undefined, done: true };
