@@ -62,7 +62,9 @@ interface Started {
 }
 
 async function start(database: Database): Promise<Started> {
-  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+  // A failed turn's retry (issue 14, tested in its own files) waits an hour here: under load the 1 s
+  // default began a retry while a test was still reading what the failure left.
+  const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', VANCE_TURN_RETRY_MS: '3600000' });
   // Load: the template time cap lifted (not under test here), as in harness.ts.
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, identityCacheTtlMs: 0, modelProvider: new TestProvider(), extraTools: TOOLS, templateLimits: NO_TIME_CAP });
   const clients: Client[] = [];
