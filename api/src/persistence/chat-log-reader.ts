@@ -39,7 +39,11 @@ interface KnownLog {
   readonly messages: readonly ChatLogMessage[];
   /** The seq of the last message ('0' for an empty log). */
   readonly lastSeq: string;
+  /** Characters of content in all: the cache's size, kept as the log grows rather than summed again. */
+  readonly chars: number;
 }
+
+const charsOf = (messages: readonly ChatLogMessage[]) => messages.reduce((n, m) => n + m.content.length, 0);
 
 /** Logs kept: at most this many processes and this many characters of content in all. */
 const MAX_LOGS = 2_000;
@@ -48,7 +52,7 @@ const MAX_CHARS = 32 * 1024 * 1024;
 export class ChatLogReader {
   private readonly known = new LRUCache<string, KnownLog>({
     max: MAX_LOGS, maxSize: MAX_CHARS,
-    sizeCalculation: (log) => log.messages.reduce((n, m) => n + m.content.length, 0) + 1,
+    sizeCalculation: (log) => log.chars + 1,
   });
 
   constructor(private readonly dataSource: DataSource) {}
@@ -65,16 +69,17 @@ export class ChatLogReader {
       );
       if (Number(rows[0]?.kept) === known.messages.length) {
         const added = rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow));
-        return this.keep(key, added.length === 0 ? known.messages : [...known.messages, ...added]);
+        return this.keep(key, added.length === 0 ? known.messages : [...known.messages, ...added], known.chars + charsOf(added));
       }
     }
     const rows: MessageRow[] = await queryPrepared(this.dataSource,
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE tenant_id = $1 AND process_id = $2 ORDER BY messages.seq`, [tenantId, processId]);
-    return this.keep(key, rows.map(toMessage));
+    const messages = rows.map(toMessage);
+    return this.keep(key, messages, charsOf(messages));
   }
 
-  private keep(key: string, messages: readonly ChatLogMessage[]): ChatLogMessage[] {
-    this.known.set(key, { messages, lastSeq: messages.at(-1)?.seq ?? '0' });
+  private keep(key: string, messages: readonly ChatLogMessage[], chars: number): ChatLogMessage[] {
+    this.known.set(key, { messages, lastSeq: messages.at(-1)?.seq ?? '0', chars });
     // A copy: the caller may change its array, not the one kept.
     return [...messages];
   }
