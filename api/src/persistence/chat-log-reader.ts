@@ -47,15 +47,25 @@ const charsOf = (messages: readonly ChatLogMessage[]) => messages.reduce((n, m) 
 
 /** Logs kept: at most this many processes and this many characters of content in all. */
 const MAX_LOGS = 2_000;
-const MAX_CHARS = 32 * 1024 * 1024;
+/**
+ * 4 M characters, not 32 M: the kept logs stay in the server's heap after the session that filled
+ * them, and at 32 M a day-like session (large tool arguments and results) left 34 MB of them behind —
+ * most of the RSS that did not come back (issue 18, docs/performance.md, Memory). A turn reads on
+ * from the kept log of its own process, recently used; a log evicted is read whole once, then kept again.
+ */
+export const CHAT_LOG_CACHE_CHARS = 4 * 1024 * 1024;
 
 export class ChatLogReader {
-  private readonly known = new LRUCache<string, KnownLog>({
-    max: MAX_LOGS, maxSize: MAX_CHARS,
-    sizeCalculation: (log) => log.chars + 1,
-  });
+  private readonly known: LRUCache<string, KnownLog>;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource, maxChars = CHAT_LOG_CACHE_CHARS) {
+    this.known = new LRUCache<string, KnownLog>({ max: MAX_LOGS, maxSize: maxChars, sizeCalculation: (log) => log.chars + 1 });
+  }
+
+  /** Characters of content kept across all logs (with one per log); for tests and metrics. */
+  keptChars(): number {
+    return this.known.calculatedSize;
+  }
 
   async list(tenantId: string, processId: string): Promise<ChatLogMessage[]> {
     const key = `${tenantId}/${processId}`;
