@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitContext } from './context-budget';
-import { estimateTokens, estimateTokensByChars } from './tokens';
+import { estimateTokens, estimateTokensByChars, memoChars, TOKEN_MEMO_CHARS } from './tokens';
 
 // Issue 15: characters ÷ 4 undercounted Japanese and Chinese by about two thirds (against OpenAI's
 // o200k tokenizer, measured by hand: 20 for a 78-character Japanese text of 59 tokens, 18 for a
@@ -24,6 +24,16 @@ describe('estimateTokens', () => {
     const now = estimateTokens(ENGLISH);
     const old = estimateTokensByChars(ENGLISH);
     expect(Math.abs(now - old) / old).toBeLessThan(0.35);
+  });
+
+  // Issue 18 (memory that comes back): the memo's texts stayed in the heap after a session, 8 M characters of them.
+  it('remembers long texts within its 2 M character budget, and prices them the same from the memo', () => {
+    expect(TOKEN_MEMO_CHARS).toBe(2_000_000);
+    const texts = Array.from({ length: 6 }, (_, i) => `${i} ${ENGLISH}`.repeat(Math.ceil(500_000 / ENGLISH.length)));
+    const first = texts.map((t) => estimateTokens(t));
+    expect(memoChars()).toBeGreaterThan(0);
+    expect(memoChars()).toBeLessThanOrEqual(TOKEN_MEMO_CHARS);
+    expect(texts.map((t) => estimateTokens(t))).toEqual(first);
   });
 });
 

@@ -17,10 +17,18 @@ import { estimateTokenCount } from 'tokenx';
 /**
  * Every turn prices the same chat log, system prompt and tool specs again; tokenx takes about 0.1 s
  * per million characters (test/bench/token-estimate.ts), a map lookup one hash of the text. Long
- * texts are remembered by content, within 8 million characters.
+ * texts are remembered by content, within 2 million characters: the memo keeps its texts alive in
+ * the server's heap after the session that priced them, and the chat log's messages keep their own
+ * estimates (turns/message-tokens.ts), so this memo serves what those do not (issue 18, memory).
  */
 const MEMO_MIN_CHARS = 256;
-const memo = new LRUCache<string, number>({ maxSize: 8_000_000, sizeCalculation: (_tokens, text) => text.length });
+export const TOKEN_MEMO_CHARS = 2_000_000;
+const memo = new LRUCache<string, number>({ maxSize: TOKEN_MEMO_CHARS, sizeCalculation: (_tokens, text) => text.length });
+
+/** Characters of text the memo keeps; for tests and metrics. */
+export function memoChars(): number {
+  return memo.calculatedSize;
+}
 
 export function estimateTokens(text: string): number {
   if (text.length < MEMO_MIN_CHARS) return estimateTokenCount(text);
