@@ -52,7 +52,9 @@ type Limits = Required<ScriptSandboxOptions>;
 const DEFAULTS: Limits = {
   poolSize: 2,
   memoryLimitMb: 32,
-  recycleHeapMb: 16,
+  // 8, not 16: a fresh isolate is ~2 MB; one kept at 10–16 MB after a large result stayed so for the
+  // server's life (issue 18, memory). Only runs that grew the heap pay for a new isolate.
+  recycleHeapMb: 8,
   defaultTimeoutMs: 1000,
   maxResultChars: 1_000_000,
   maxDepth: 64,
