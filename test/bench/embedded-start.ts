@@ -56,23 +56,35 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/** The RSS of the server by kind of mapping, MB (/proc/<pid>/smaps; Linux x64 glibc). */
+interface RssByKind { readonly wasm: number; readonly v8Pages: number; readonly malloc: number; readonly files: number; readonly otherAnon: number }
+
 /**
- * RSS of the process's WebAssembly memories — PGlite's, here: anonymous mappings of 100 MB or more
- * in /proc/<pid>/smaps (PGlite's starts at 128 MB; V8's heap pages and malloc's arenas are smaller).
+ * Where the RSS is: PGlite's WebAssembly memory (anonymous mappings of 100 MB or more: its memory
+ * starts at 128 MB; V8's code ranges are as large but hold little), V8's regular heap pages (anonymous 256 kB mappings, every
+ * isolate's: the main thread's, the worker threads', the sandbox's), glibc malloc (the brk heap and
+ * its 64 MB-aligned arenas), files (code), and other anonymous mappings (V8's large objects, buffers
+ * malloc mmapped, thread stacks).
  */
-function wasmRssMb(pid: number): number {
-  let total = 0;
-  let anonymous = false;
-  let large = false;
+function rssByKind(pid: number): RssByKind {
+  const kb = { wasm: 0, v8Pages: 0, malloc: 0, files: 0, otherAnon: 0 };
+  const ARENA = 64 * 1024 * 1024;
+  let kind: keyof typeof kb = 'otherAnon';
   for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
-    if (mapping) anonymous = mapping[1] === '0' && mapping[2] === '';
-    const size = /^Size:\s+(\d+) kB/.exec(line);
-    if (size) large = anonymous && Number(size[1]) >= 100 * 1024;
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (mapping) {
+      const [, from, to, , inode, name] = mapping;
+      const size = Number(BigInt(`0x${to}`) - BigInt(`0x${from}`));
+      const anonymous = inode === '0' && name === '';
+      kind = name === '[heap]' || (anonymous && Number(BigInt(`0x${from}`) % BigInt(ARENA)) === 0 && size <= ARENA) ? 'malloc'
+        : !anonymous ? (name!.startsWith('[') ? 'otherAnon' : 'files')
+        : size >= 100 * 1024 * 1024 ? 'wasm'
+        : size === 256 * 1024 ? 'v8Pages' : 'otherAnon';
+    }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && large) total += Number(rss[1]);
+    if (rss) kb[kind] += Number(rss[1]);
   }
-  return total / 1024;
+  return { wasm: kb.wasm / 1024, v8Pages: kb.v8Pages / 1024, malloc: kb.malloc / 1024, files: kb.files / 1024, otherAnon: kb.otherAnon / 1024 };
 }
 
 async function freePort(): Promise<number> {
@@ -122,7 +134,7 @@ async function stop(running: Running): Promise<void> {
   await exited;
 }
 
-interface AfterGc { readonly rssMb: number; readonly heapMb: number; readonly buffersMb: number; readonly wasmMb: number }
+interface AfterGc { readonly rssMb: number; readonly heapMb: number; readonly heapUsedMb: number; readonly buffersMb: number; readonly kinds: RssByKind }
 
 /**
  * A full GC of the server's main heap (gc-on-signal.cjs), then its RSS once settled, with the main
@@ -135,7 +147,7 @@ async function rssAfterGc(running: Running): Promise<AfterGc> {
   const usage = await done;
   await sleep(500);
   const pid = running.child.pid!;
-  return { rssMb: rssMb(pid), heapMb: usage.heapTotal / 2 ** 20, buffersMb: usage.external / 2 ** 20, wasmMb: wasmRssMb(pid) };
+  return { rssMb: rssMb(pid), heapMb: usage.heapTotal / 2 ** 20, heapUsedMb: usage.heapUsed / 2 ** 20, buffersMb: usage.external / 2 ** 20, kinds: rssByKind(pid) };
 }
 
 interface Gql { data?: any; errors?: { message: string }[] }
@@ -287,13 +299,18 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
       const afterGc = afterGcUsage.rssMb;
       const memory = 'Server RSS ÷ idle';
       print(`\n### Server RSS through a session (${totalOps} mixed operations in ${f(seconds, 1)} s; load after: ${load()})\n`);
-      print('| when | RSS, MB | ÷ idle | main heap / external / PGlite (wasm), MB |');
+      print('| when | RSS, MB | ÷ idle | main heap used / total / external, MB |');
       print('| --- | --- | --- | --- |');
-      print(`| idle after start, after a full GC | ${f(idle)} | 1 | ${f(idleGc.heapMb)} / ${f(idleGc.buffersMb)} / ${f(idleGc.wasmMb)} |`);
+      print(`| idle after start, after a full GC | ${f(idle)} | 1 | ${f(idleGc.heapUsedMb)} / ${f(idleGc.heapMb)} / ${f(idleGc.buffersMb)} |`);
       print(`| after ${firstOps} operations | ${f(afterFirst)} | ${f(report.ratio(memory, `after ${firstOps} operations`, afterFirst / idle), 2)} | |`);
       print(`| after ${totalOps} operations | ${f(afterAll)} | ${f(report.ratio(memory, `after ${totalOps} operations`, afterAll / idle), 2)} | |`);
       const ratio = report.ratio(memory, 'after a full GC', afterGc / idle);
-      print(`| then after a full GC | ${f(afterGc)} | ${f(ratio, 2)} | ${f(afterGcUsage.heapMb)} / ${f(afterGcUsage.buffersMb)} / ${f(afterGcUsage.wasmMb)} |`);
+      print(`| then after a full GC | ${f(afterGc)} | ${f(ratio, 2)} | ${f(afterGcUsage.heapUsedMb)} / ${f(afterGcUsage.heapMb)} / ${f(afterGcUsage.buffersMb)} |`);
+      print('\n| RSS by kind of mapping, MB | PGlite wasm | V8 heap pages (all isolates) | malloc (brk + arenas) | files | other anonymous |');
+      print('| --- | --- | --- | --- | --- | --- |');
+      for (const [when, k] of [['idle, after a full GC', idleGc.kinds], ['after the session and a full GC', afterGcUsage.kinds]] as const) {
+        print(`| ${when} | ${f(k.wasm)} | ${f(k.v8Pages)} | ${f(k.malloc)} | ${f(k.files)} | ${f(k.otherAnon)} |`);
+      }
       report.summary({ name: `server RSS after ${totalOps} mixed operations and a full GC`, figure: `${f(afterGc)} MB`, baseline: `idle ${f(idle)} MB`, ratio, target: `≤ ${TARGET.afterGcRatio}× idle`, met: ratio <= TARGET.afterGcRatio });
     } finally {
       await stop(x.running);
