@@ -2,7 +2,8 @@
  * How `npm start` runs the server, read from package.json (the last `&&` step of its start script):
  * the environment it sets, node's flags and the entry. The embedded-start bench starts the server
  * this way, so its figures are those of `npm start` — including MALLOC_MMAP_THRESHOLD_, which makes
- * glibc hand large freed buffers back (docs/performance.md, Memory).
+ * glibc hand large freed buffers back, and --max-semi-space-size=4, which keeps V8's young generation
+ * small (docs/performance.md, Memory).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
