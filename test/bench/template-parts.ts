@@ -70,11 +70,13 @@ async function main(): Promise<void> {
   const { profileAppend, ...turnContext } = CONTEXT;
   const held = engine.context(turnContext);
   await held.render(TEMPLATE);
+  const whole = engine.context(CONTEXT);
   const asyncParts: Part[] = [
     ['engine.render (full path, same context object)', () => engine.render(TEMPLATE, CONTEXT)],
     ['engine.context(context) (the copy)', () => engine.context(turnContext)],
     ['context.render, context held, no extra', () => held.render(TEMPLATE)],
     ['context.render, context held, extra { profileAppend }', () => held.render(TEMPLATE, { profileAppend })],
+    ['context.render, whole context held (profileAppend in it), no extra', () => whole.render(TEMPLATE)],
     ['a turn: engine.context + 3 renders with extra, per render', async () => {
       const rendering = engine.context(turnContext);
       await rendering.render(TEMPLATE, { profileAppend: '' });
