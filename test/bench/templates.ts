@@ -179,8 +179,8 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
     // What a turn does (recipes/prompt-composition.ts): one engine context per turn, then its renders
     // (the profile append, the recipe prefix, the engine default) each with its own `profileAppend`.
     const { profileAppend, ...turnContext } = CONTEXT;
-    const turn = async (engine: templates.NunjucksTemplateEngine) => {
-      const rendering = engine.context(turnContext);
+    const turn = async (engine: templates.NunjucksTemplateEngine, values: Record<string, unknown> = turnContext) => {
+      const rendering = engine.context(values);
       await rendering.render(TEMPLATE, { profileAppend: '' }); // the profile append renders without one
       for (let r = 1; r < TURN_RENDERS; r++) await rendering.render(TEMPLATE, { profileAppend });
     };
@@ -196,6 +196,8 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
       ['hardened in isolate, compile each time', (i) => ok(isolate.render(`u${i}`, unique(i), CONTEXT))],
       [`engine, in-process, a turn: one context, ${TURN_RENDERS} renders (per render)`, () => turn(engineIn), TURN_RENDERS],
       [`engine, isolate, a turn: one context, ${TURN_RENDERS} renders (per render)`, () => turn(engineIso), TURN_RENDERS],
+      // Turns of different processes interleaved: each turn's context is copied and sent again.
+      ['engine, isolate, a turn whose context differs from the last turn\'s (per render)', (i) => turn(engineIso, { ...turnContext, lang: `l${i}` }), TURN_RENDERS],
       ['engine, in-process: hash + context copy + render', () => engineIn.render(TEMPLATE, CONTEXT)],
       ['engine, isolate (the default): hash + context copy + render', () => engineIso.render(TEMPLATE, CONTEXT)],
       // A turn's renders often differ in one value (prompt-composition.ts): the isolate gets the text again.
@@ -209,7 +211,7 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
     for (const [name, r] of rows) out(`| ${name} | ${r.median.toFixed(3)} | ${r.p95.toFixed(3)} | ${report.ratio('Render latency', name, r.median / base).toFixed(2)}× |`);
     const median = (prefix: string) => rows.find(([name]) => name.startsWith(prefix))![1].median;
     const baseline = `default nunjucks compiled once ${base.toFixed(3)} ms`;
-    const fullPath = median('engine, isolate, a turn');
+    const fullPath = median('engine, isolate, a turn:');
     report.summary({
       name: `template render, engine full path as a turn renders (isolate: one context, ${TURN_RENDERS} renders) vs raw nunjucks, compiled once`,
       figure: `${fullPath.toFixed(3)} ms`, baseline, ratio: fullPath / base, target: '≤ 1.5×', met: fullPath / base <= 1.5,

@@ -45,6 +45,11 @@ export interface NunjucksTemplateEngineOptions {
 
 /** Characters plus values of a context kept for reuse, at most. */
 const KEPT_CONTEXT_SIZE = 64_000;
+/**
+ * Contexts kept for reuse: a turn makes two (the system prompt's, and the skills section's, which
+ * adds `profileAppend`), and the next turn of the process makes the same two again.
+ */
+const KEPT_CONTEXTS = 2;
 
 /** Globals the environment defines (environment.ts); calling them is not reading a variable. */
 const ENGINE_GLOBALS: ReadonlySet<string> = new Set(['range']);
@@ -56,8 +61,9 @@ export class NunjucksTemplateEngine implements TemplateEngine {
   private readonly renderer: TemplateRenderer;
   private readonly checks: LRUCache<string, readonly TemplateProblem[]>;
   private readonly variables: LRUCache<string, ReadonlySet<string>>;
-  /** The last context made by context(), for the next one to reuse when equal (null: none or too large). */
-  private lastContext: PreparedContext | null = null;
+  /** The last contexts context() made, newest first, for the next ones to reuse when equal. */
+  private readonly recentContexts: PreparedContext[] = [];
+  private copies = 0;
   /** Source → its hash, so a body rendered every turn is not re-hashed every turn; by characters. */
   private readonly hashes: LRUCache<string, string>;
 
@@ -95,19 +101,25 @@ export class NunjucksTemplateEngine implements TemplateEngine {
   /**
    * The context copied into template data now, once for all its renders; a context the copy
    * refuses (too large, circular) fails each render with that error, as render() would. A context
-   * equal to the last one made (same-template-data.ts) gets that one's copy, which the isolate
-   * then still holds: a process's turns render with the same context turn after turn.
+   * equal to one of the last ones made (same-template-data.ts) gets that one's copy (and its JSON
+   * text, which the isolate may still hold): a process's turns render with the same contexts turn
+   * after turn.
    */
   context(context: Readonly<Record<string, unknown>>): TemplateContext {
     let prepared: PreparedContext | TemplateRenderError;
     try {
-      const last = this.lastContext;
-      if (last && isSameTemplateData(context, last.data)) prepared = last;
+      const recent = this.recentContexts;
+      const hit = recent.find((kept) => isSameTemplateData(context, kept.data));
+      if (hit) prepared = hit;
       else {
         const { data, nodes, chars } = copyTemplateData(context, this.limits);
         prepared = new PreparedContext(data, { nodes, chars });
+        this.copies++;
         // A large one is not kept (it would stay alive between turns), as in the isolate renderer.
-        this.lastContext = chars + nodes <= KEPT_CONTEXT_SIZE ? prepared : null;
+        if (chars + nodes <= KEPT_CONTEXT_SIZE) {
+          recent.unshift(prepared);
+          if (recent.length > KEPT_CONTEXTS) recent.pop();
+        }
       }
     } catch (error) {
       if (!(error instanceof TemplateRenderError)) throw error;
@@ -161,6 +173,11 @@ export class NunjucksTemplateEngine implements TemplateEngine {
     if (open) return { message: `${open.what} is not closed (${failure.message})`, line: open.line, column: open.column };
     if (failure.line !== undefined) return { message: failure.message, line: failure.line, column: failure.column ?? 1 };
     return { message: failure.message, ...endOf(source) };
+  }
+
+  /** Contexts context() copied (not reused) — for tests. */
+  get contextCopies(): number {
+    return this.copies;
   }
 
   /** Templates remembered in each of the engine's caches — for tests of their bounds. */

@@ -44,6 +44,23 @@ describe.each(SANDBOXES)('engine.context: one context for a turn\'s renders (%s)
     await expect(engine.context({ s: 'x', p: { q: [1, 3] } }).render('{% for k, v in p %}{{ k }}{% endfor %}{{ s }}')).resolves.toBe('qx');
   });
 
+  it('reuses the copies of the last two contexts made (a turn makes two), and copies any other', async () => {
+    const fresh = new NunjucksTemplateEngine({ sandbox, limits: NO_TIME_CAP });
+    try {
+      const prompt = { tier: 'small', params: { n: 1 } };
+      const skills = { ...prompt, profileAppend: 'P' };
+      for (let turn = 0; turn < 3; turn++) {
+        await expect(fresh.context({ ...prompt, params: { n: 1 } }).render('{{ tier }}{{ params.n }}{{ profileAppend }}')).resolves.toBe('small1');
+        await expect(fresh.context({ ...skills }).render('{{ tier }}{{ params.n }}{{ profileAppend }}')).resolves.toBe('small1P');
+      }
+      expect(fresh.contextCopies).toBe(2);
+      await expect(fresh.context({ ...prompt, params: { n: 2 } }).render('{{ params.n }}')).resolves.toBe('2');
+      expect(fresh.contextCopies).toBe(3);
+    } finally {
+      fresh.dispose();
+    }
+  });
+
   it('keeps nothing a render sets, and a failed render passes nothing on', async () => {
     const rendering = engine.context({ n: 1, o: { k: 'v' } });
     await expect(rendering.render('{% set n = 99 %}{% set o = "x" %}{{ n }}{{ o }}')).resolves.toBe('99x');
