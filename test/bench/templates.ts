@@ -48,7 +48,7 @@ let pristine: typeof Nunjucks | undefined;
  * copy the engine loaded. So the engine's cached nunjucks modules are set aside, a fresh copy is
  * loaded, and the engine's are put back (anything that requires nunjucks later gets the engine's).
  */
-function defaultNunjucks(): typeof Nunjucks {
+export function defaultNunjucks(): typeof Nunjucks {
   if (pristine) return pristine;
   const load = createRequire(__filename);
   const inNunjucks = `${path.sep}node_modules${path.sep}nunjucks${path.sep}`;
@@ -68,7 +68,7 @@ function defaultNunjucks(): typeof Nunjucks {
   return pristine;
 }
 
-const TEMPLATE = `You are a Vance worker running the {{ recipe }} recipe on {{ engine }} ({{ provider }}/{{ model }}).
+export const TEMPLATE = `You are a Vance worker running the {{ recipe }} recipe on {{ engine }} ({{ provider }}/{{ model }}).
 {% if tier == "small" %}
 Work in small steps. For each step:
   1. State the next concrete action in one sentence.
@@ -103,7 +103,7 @@ Language: {{ lang | default("en") }}; profile: {{ profile }}; first source: {{ (
 {% if mode != "PLANNING" %}- Finish with a short list of open questions, or "none".{% endif %}
 `;
 
-const CONTEXT: Record<string, unknown> = {
+export const CONTEXT: Record<string, unknown> = {
   tier: 'large', model: 'claude-sonnet-4-6', provider: 'anthropic', mode: 'NORMAL', profile: 'web',
   recipe: 'web-research', engine: 'ford', lang: 'en',
   params: { maxSteps: 6, maxWords: 400, maxIterations: 12, maxAgeDays: 365 },
@@ -116,7 +116,14 @@ const CONTEXT: Record<string, unknown> = {
 };
 
 interface Stats { median: number; p95: number }
-type Case = [name: string, run: (i: number) => unknown];
+
+/**
+ * Renders per engine context in a turn: composeSystemPrompt renders the profile append, the recipe
+ * prefix and the engine default through one context (skill bodies are mostly memoised).
+ */
+const TURN_RENDERS = 3;
+/** `renders`: renders one run does (a turn's); its time is divided by them. */
+type Case = [name: string, run: (i: number) => unknown, renders?: number];
 
 /**
  * Round-robin: every case runs `rounds` times for `iterations / rounds` renders, interleaved with
@@ -127,13 +134,13 @@ async function measureAll(s: Settings, cases: readonly Case[]): Promise<[string,
   let counter = 0;
   for (const [, run] of cases) for (let i = 0; i < s.warmUp; i++) await run(counter++);
   for (let round = 0; round < s.rounds; round++) {
-    for (const [c, [, run]] of cases.entries()) {
-      for (let i = 0; i < s.iterations / s.rounds; i++) {
+    for (const [c, [, run, renders = 1]] of cases.entries()) {
+      for (let i = 0; i < s.iterations / s.rounds / renders; i++) {
         const n = counter++;
         const t0 = performance.now();
         const result = run(n);
         if (result instanceof Promise) await result; // the engine's render() is async
-        samples[c]!.push(performance.now() - t0);
+        samples[c]!.push((performance.now() - t0) / renders);
       }
     }
   }
@@ -143,7 +150,7 @@ async function measureAll(s: Settings, cases: readonly Case[]): Promise<[string,
   });
 }
 
-function defaultEnv(): Nunjucks.Environment {
+export function defaultEnv(): Nunjucks.Environment {
   return new (defaultNunjucks().Environment)([], { autoescape: false });
 }
 
@@ -169,6 +176,15 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
     };
     check('in-process', ok(inProcess.render('x', TEMPLATE, CONTEXT)));
     check('isolate', ok(isolate.render('x', TEMPLATE, CONTEXT)));
+    // What a turn does (recipes/prompt-composition.ts): one engine context per turn, then its renders
+    // (the profile append, the recipe prefix, the engine default) each with its own `profileAppend`.
+    const { profileAppend, ...turnContext } = CONTEXT;
+    const turn = async (engine: templates.NunjucksTemplateEngine, values: Record<string, unknown> = turnContext) => {
+      const rendering = engine.context(values);
+      await rendering.render(TEMPLATE, { profileAppend: '' }); // the profile append renders without one
+      for (let r = 1; r < TURN_RENDERS; r++) await rendering.render(TEMPLATE, { profileAppend });
+    };
+    check('engine turn', await engineIso.context(turnContext).render(TEMPLATE, { profileAppend }));
     // Compile-every-time variants change the source by one trailing comment so nothing is cached.
     const unique = (i: number) => `${TEMPLATE}{# ${i} #}`;
     const rows = await measureAll(s, [
@@ -178,6 +194,10 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
       ['hardened in-process, compile each time', (i) => ok(inProcess.render(`u${i}`, unique(i), CONTEXT))],
       ['hardened in isolate, compiled once', () => ok(isolate.render('x', TEMPLATE, CONTEXT))],
       ['hardened in isolate, compile each time', (i) => ok(isolate.render(`u${i}`, unique(i), CONTEXT))],
+      [`engine, in-process, a turn: one context, ${TURN_RENDERS} renders (per render)`, () => turn(engineIn), TURN_RENDERS],
+      [`engine, isolate, a turn: one context, ${TURN_RENDERS} renders (per render)`, () => turn(engineIso), TURN_RENDERS],
+      // Turns of different processes interleaved: each turn's context is copied and sent again.
+      ['engine, isolate, a turn whose context differs from the last turn\'s (per render)', (i) => turn(engineIso, { ...turnContext, lang: `l${i}` }), TURN_RENDERS],
       ['engine, in-process: hash + context copy + render', () => engineIn.render(TEMPLATE, CONTEXT)],
       ['engine, isolate (the default): hash + context copy + render', () => engineIso.render(TEMPLATE, CONTEXT)],
       // A turn's renders often differ in one value (prompt-composition.ts): the isolate gets the text again.
@@ -191,9 +211,9 @@ async function latency(s: Settings, report: BenchReport): Promise<void> {
     for (const [name, r] of rows) out(`| ${name} | ${r.median.toFixed(3)} | ${r.p95.toFixed(3)} | ${report.ratio('Render latency', name, r.median / base).toFixed(2)}× |`);
     const median = (prefix: string) => rows.find(([name]) => name.startsWith(prefix))![1].median;
     const baseline = `default nunjucks compiled once ${base.toFixed(3)} ms`;
-    const fullPath = median('engine, isolate');
+    const fullPath = median('engine, isolate, a turn:');
     report.summary({
-      name: 'template render, engine full path (isolate: hash + context copy + render) vs raw nunjucks, compiled once',
+      name: `template render, engine full path as a turn renders (isolate: one context, ${TURN_RENDERS} renders) vs raw nunjucks, compiled once`,
       figure: `${fullPath.toFixed(3)} ms`, baseline, ratio: fullPath / base, target: '≤ 1.5×', met: fullPath / base <= 1.5,
     });
     const isolateOnly = median('hardened in isolate, compiled once');

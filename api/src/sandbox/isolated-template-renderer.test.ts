@@ -1,7 +1,9 @@
 import { isolatedVm } from './isolated-vm';
 import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from '../templates/limits';
+import { InProcessTemplateRenderer } from '../templates/in-process-renderer';
+import { PreparedContext } from '../templates/prepared-context';
 import { NO_TIME_CAP } from '../templates/testing';
 import { bootstrapSource, IsolatedTemplateRenderer } from './isolated-template-renderer';
 
@@ -89,6 +91,31 @@ describe('IsolatedTemplateRenderer', () => {
     expect(renderer.contextsSent - sent).toBe(2);
   });
 
+  it('renders a context the isolate holds without serialising or sending it again; extra values cross with each render', () => {
+    const renderer = rendererWith(NO_TIME_CAP);
+    const turn = new PreparedContext({ n: 1, s: 'x' });
+    const json = vi.spyOn(turn, 'json');
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', turn, null)).toEqual({ ok: true, output: '1x' });
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', turn, { s: 'y' })).toEqual({ ok: true, output: '1y' });
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', turn, { s: 'z' })).toEqual({ ok: true, output: '1z' });
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', turn, null)).toEqual({ ok: true, output: '1x' });
+    expect(renderer.contextsSent).toBe(1);
+    expect(json).toHaveBeenCalledTimes(1);
+    // Equal text needs no copy either; another context replaces it whole, and the first is sent again.
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', new PreparedContext({ n: 1, s: 'x' }), null)).toEqual({ ok: true, output: '1x' });
+    expect(renderer.contextsSent).toBe(1);
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', new PreparedContext({ n: 2 }), { s: 'y' })).toEqual({ ok: true, output: '2y' });
+    expect(renderer.renderPrepared('a', '{{ n }}{{ s }}', turn, { s: 'y' })).toEqual({ ok: true, output: '1y' });
+    expect(renderer.contextsSent).toBe(3);
+  });
+
+  it('in-process, deep-freezes a context it renders, so no render can change it for the next', () => {
+    const renderer = new InProcessTemplateRenderer({ limits: renderLimitsOf({ ...DEFAULT_TEMPLATE_LIMITS, ...NO_TIME_CAP }), templates: {}, cacheSize: 10 });
+    const turn = new PreparedContext({ o: { list: [1] } });
+    expect(renderer.renderPrepared('a', '{{ o.list | join }}{{ x }}', turn, { x: 2 })).toEqual({ ok: true, output: '12' });
+    expect(Object.isFrozen(turn.data) && Object.isFrozen(turn.data.o) && Object.isFrozen((turn.data.o as { list: unknown }).list)).toBe(true);
+  });
+
   it('sends the context again after an isolate was replaced', () => {
     const renderer = rendererWith({ ...NO_TIME_CAP, hardTimeoutMs: 1000 });
     const context = { t: 'a'.repeat(4000), n: 3 };
@@ -113,6 +140,11 @@ describe('IsolatedTemplateRenderer', () => {
         try { kept.extra = 1; } catch (e) {}`);
       expect(context.evalSync('__vanceRender("t")')).toBe('o1,2|v');
       expect(context.evalSync('Object.isFrozen(kept) && Object.isFrozen(kept.xs) && Object.isFrozen(kept.o)')).toBe(true);
+      // A render's extra values (and the merged context, reused while they stay the same) are frozen too.
+      context.evalSync(`__vanceRender('t', undefined, '{"o":{"k":"w"}}');
+        try { kept.o.k = 'changed'; } catch (e) {}`);
+      expect(context.evalSync(`__vanceRender('t', undefined, '{"o":{"k":"w"}}')`)).toBe('o1,2|w');
+      expect(context.evalSync('__vanceRender("t")')).toBe('o1,2|v');
     } finally {
       isolate.dispose();
     }

@@ -25,6 +25,7 @@
 import { readFileSync } from 'node:fs';
 import { isolatedVm, type ivm } from './isolated-vm';
 import type { TemplateLimits } from '../templates/limits';
+import { PreparedContext } from '../templates/prepared-context';
 import { createRenderCore, type RenderCoreConfig, type RenderOutcome } from '../templates/render-core';
 import { RENDER_CORE_PARTS } from '../templates/render-core-parts';
 import type { TemplateRenderer } from '../templates/renderer';
@@ -35,17 +36,25 @@ interface Running {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
   /**
-   * (id, [json]) → reply: 'o' + output, 'f' + failure JSON, or '' when `id` is not compiled in the
-   * isolate; a reply of 512 characters or more comes as [reply]. Without [json] the render uses the
-   * context the isolate parsed last.
+   * (id, [json], extra json) → reply: 'o' + output, 'f' + failure JSON, or '' when `id` is not
+   * compiled in the isolate; a reply of 512 characters or more comes as [reply]. Without [json] the
+   * render uses the context the isolate parsed last; the extra JSON (as [text] from 512 characters)
+   * adds this render's own values.
    */
-  readonly render: ivm.Reference<(id: string, json?: [string]) => string | [string]>;
+  readonly render: ivm.Reference<(id: string, json?: [string], extra?: string | [string]) => string | [string]>;
   /** (id, source) → failure JSON, or '' when it compiled. */
   readonly compile: ivm.Reference<(id: string, source: string) => string>;
 }
 
 /** Context texts up to this length are remembered for reuse; a longer one is sent every render. */
 const KEPT_CONTEXT_CHARS = 256_000;
+
+/**
+ * The heap is looked at after a render that took longer than this (a heap grows by allocating, which
+ * takes time: 10 MB take milliseconds), after one that brought a context, and every HEAP_CHECK_EVERY renders.
+ */
+const HEAP_CHECK_AFTER_MS = 1;
+const HEAP_CHECK_EVERY = 32;
 
 let bundle: { readonly source: string; cachedData?: ivm.ExternalCopy<ArrayBuffer> } | undefined;
 
@@ -75,12 +84,28 @@ export function bootstrapSource(config: RenderCoreConfig): string {
     }
     return value;
   };
-  // The context of the last render, parsed and frozen; the host sends a new one when its text differs.
+  // The context of the last render, parsed and frozen; the host sends a new one when it differs.
   var data = freeze({});
-  globalThis.__vanceRender = function (id, json) {
+  var own = Object.prototype.hasOwnProperty;
+  // The last render's context with its extra values, reused while both are the same (all frozen).
+  var merged = data;
+  var mergedOf = data;
+  var mergedExtra = null;
+  globalThis.__vanceRender = function (id, json, extra) {
     if (json !== undefined) data = freeze(JSON.parse(json[0]));
     if (!core.has(id)) return '';
-    var outcome = core.renderCompiled(id, data);
+    var text = typeof extra === 'string' ? extra : extra === undefined ? null : extra[0];
+    if (text !== null && (mergedOf !== data || mergedExtra !== text)) {
+      // This render's own values over the kept context: a new object, frozen too; the kept one is untouched.
+      var more = freeze(JSON.parse(text));
+      var view = {};
+      for (var key in data) if (own.call(data, key) && key !== '__proto__') view[key] = data[key];
+      for (key in more) if (own.call(more, key) && key !== '__proto__') view[key] = more[key];
+      merged = Object.freeze(view);
+      mergedOf = data;
+      mergedExtra = text;
+    }
+    var outcome = core.renderCompiled(id, text === null ? data : merged);
     var reply = outcome.ok ? 'o' + outcome.output : 'f' + JSON.stringify(outcome);
     return reply.length < 512 ? reply : [reply];
   };
@@ -93,15 +118,23 @@ export function bootstrapSource(config: RenderCoreConfig): string {
 
 export class IsolatedTemplateRenderer implements TemplateRenderer {
   private running: Running | null = null;
-  /** The context text the running isolate holds parsed (null: none, or not known for sure). */
-  private sentJson: string | null = null;
+  /** The context the running isolate holds parsed (null: none, or not known for sure), and its text. */
+  private held: PreparedContext | null = null;
+  private heldJson: string | null = null;
   private sent = 0;
   private recycles = 0;
+  /** Renders since the isolate's heap was last looked at. */
+  private unchecked = 0;
+  private readonly copyArguments: ivm.RunOptions;
+  private readonly idOnly: ivm.RunOptions;
 
   constructor(
     private readonly config: RenderCoreConfig,
     private readonly limits: IsolateLimits,
-  ) {}
+  ) {
+    this.copyArguments = { timeout: limits.hardTimeoutMs, arguments: { copy: true }, result: { copy: true } };
+    this.idOnly = { timeout: limits.hardTimeoutMs, result: { copy: true } };
+  }
 
   /** Boots the isolate now (about 6–9 ms) instead of on the first render. */
   warmUp(): void {
@@ -118,49 +151,71 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
     return this.recycles;
   }
 
+  render(id: string, source: string, data: Record<string, unknown>): RenderOutcome {
+    return this.renderPrepared(id, source, new PreparedContext(data), null);
+  }
+
   /**
    * Renders from the isolate's compile cache; on a miss the source is compiled first, in a call of
    * its own with `compileTimeoutMs`, so a large template's first compile in a cold isolate is not
    * cut short by the render limit.
    */
-  render(id: string, source: string, data: Record<string, unknown>): RenderOutcome {
-    const outcome = this.renderIn(this.boot(), id, source, data);
-    this.recycleIfGrown();
+  renderPrepared(id: string, source: string, context: PreparedContext, extra: Record<string, unknown> | null): RenderOutcome {
+    const started = performance.now();
+    const sentBefore = this.sent;
+    const outcome = this.renderIn(this.boot(), id, source, context, extra === null ? null : JSON.stringify(extra));
+    this.recycleIfGrown(this.sent !== sentBefore || performance.now() - started > HEAP_CHECK_AFTER_MS);
     return outcome;
   }
 
-  private renderIn(running: Running, id: string, source: string, data: Record<string, unknown>): RenderOutcome {
-    const json = JSON.stringify(data);
-    const first = this.renderCall(running, id, json);
+  private renderIn(running: Running, id: string, source: string, context: PreparedContext, extra: string | null): RenderOutcome {
+    const first = this.renderCall(running, id, context, extra);
     if (typeof first !== 'string') return first;
     if (first !== '') return outcomeOf(first);
     const compiled = this.call(running, 'compile', () => running.compile.applySync(undefined, [id, source], { timeout: this.limits.compileTimeoutMs }));
     if (typeof compiled !== 'string') return compiled;
     if (compiled !== '') return JSON.parse(compiled) as RenderOutcome;
-    const second = this.renderCall(running, id, json);
+    const second = this.renderCall(running, id, context, extra);
     if (typeof second !== 'string') return second;
     return second === '' ? { ok: false, reason: 'RUNTIME', message: 'the template sandbox lost a compiled template' } : outcomeOf(second);
   }
 
-  /** One render call; the context's text crosses only when the isolate does not hold it already. */
-  private renderCall(running: Running, id: string, json: string): string | RenderOutcome {
-    const args = json === this.sentJson ? [id] : [id, [json]];
-    if (args.length > 1) this.sent++;
-    this.sentJson = null; // unknown until the isolate has taken the new text
-    const options = { timeout: this.limits.hardTimeoutMs, arguments: { copy: true }, result: { copy: true } };
+  /**
+   * One render call. The context's text crosses only when the isolate does not hold it already: the
+   * same PreparedContext (immutable) as last time, known without serialising it, or equal text.
+   */
+  private renderCall(running: Running, id: string, context: PreparedContext, extra: string | null): string | RenderOutcome {
+    const json = context === this.held ? null : context.json();
+    const send = json !== null && json !== this.heldJson;
+    const args: unknown[] = [id];
+    if (send || extra !== null) args.push(send ? [json] : undefined);
+    const longExtra = extra !== null && extra.length >= 512;
+    if (extra !== null) args.push(longExtra ? [extra] : extra);
+    if (send) this.sent++;
+    const held = this.held;
+    this.held = null; // unknown until the isolate has taken the new text
+    // Arrays are copied by value (see the module header); a bare id needs no copy options.
+    const options = send || longExtra ? this.copyArguments : this.idOnly;
     const reply = this.call(running, 'render', () => {
       const r = running.render.applySync(undefined, args, options);
       return typeof r === 'string' ? r : r[0];
     });
+    if (typeof reply !== 'string') return reply;
+    if (json === null) this.held = held;
     // A large context is not kept on the host (its text would stay alive between turns).
-    if (typeof reply === 'string' && json.length <= KEPT_CONTEXT_CHARS) this.sentJson = json;
+    else if (json.length <= KEPT_CONTEXT_CHARS) {
+      this.held = context;
+      this.heldJson = json;
+    } else this.heldJson = null;
     return reply;
   }
 
   dispose(): void {
     const running = this.running;
     this.running = null;
-    this.sentJson = null;
+    this.held = null;
+    this.heldJson = null;
+    this.unchecked = 0;
     if (!running) return;
     if (!running.isolate.isDisposed) {
       running.render.release();
@@ -169,11 +224,17 @@ export class IsolatedTemplateRenderer implements TemplateRenderer {
     }
   }
 
-  /** Disposes a live isolate whose heap is over the threshold (about 2 µs to ask). */
-  private recycleIfGrown(): void {
+  /**
+   * Disposes a live isolate whose heap is over the threshold. Asking costs 2–3 µs, so it is asked
+   * after a render that brought a context or took long (what grows a heap), else every
+   * HEAP_CHECK_EVERY renders.
+   */
+  private recycleIfGrown(likely: boolean): void {
     const running = this.running;
     const thresholdMb = this.limits.recycleHeapMb;
     if (!running || running.isolate.isDisposed || thresholdMb === undefined) return;
+    if (!likely && ++this.unchecked < HEAP_CHECK_EVERY) return;
+    this.unchecked = 0;
     if (running.isolate.getHeapStatisticsSync().total_heap_size <= thresholdMb * 1024 * 1024) return;
     this.recycles++;
     this.dispose();

@@ -6,6 +6,7 @@
  */
 import nunjucks from 'nunjucks';
 import type { NunjucksModule } from './nunjucks-internals';
+import type { PreparedContext } from './prepared-context';
 import { createRenderCore, type RenderCore, type RenderCoreConfig, type RenderOutcome } from './render-core';
 import { RENDER_CORE_PARTS } from './render-core-parts';
 import type { TemplateRenderer } from './renderer';
@@ -22,6 +23,12 @@ export class InProcessTemplateRenderer implements TemplateRenderer {
 
   render(id: string, source: string, data: Record<string, unknown>): RenderOutcome {
     return this.core.render(id, source, data);
+  }
+
+  renderPrepared(id: string, source: string, context: PreparedContext, extra: Record<string, unknown> | null): RenderOutcome {
+    // Frozen, because the next render of the turn reads the same objects; `extra` is this render's own.
+    const data = context.freeze();
+    return this.core.render(id, source, extra ? { ...data, ...extra } : data);
   }
 
   /** Compiles without running; null when the template compiles. */

@@ -13,14 +13,16 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { TemplateRenderError } from '../domain/templates/errors';
-import type { TemplateEngine, TemplateProblem } from '../domain/templates/template-engine';
+import type { TemplateContext, TemplateEngine, TemplateProblem } from '../domain/templates/template-engine';
 import { IsolatedTemplateRenderer } from '../sandbox/isolated-template-renderer';
 import { InProcessTemplateRenderer, NODE_NUNJUCKS } from './in-process-renderer';
 import { DEFAULT_TEMPLATE_LIMITS, renderLimitsOf, type TemplateLimits } from './limits';
 import { freeVariables } from './referenced-variables';
 import { DEFAULT_COMPILE_CACHE_CHARS, type RenderCoreConfig, type RenderOutcome } from './render-core';
+import { PreparedContext } from './prepared-context';
+import { isSameTemplateData } from './same-template-data';
 import type { TemplateRenderer } from './renderer';
-import { toTemplateData } from './template-data';
+import { copyTemplateData } from './template-data';
 import { endOf, innermostOpenConstruct } from './unclosed-tags';
 
 export type TemplateSandbox = 'isolate' | 'in-process';
@@ -41,6 +43,14 @@ export interface NunjucksTemplateEngineOptions {
   readonly cacheChars?: number;
 }
 
+/** Characters plus values of a context kept for reuse, at most. */
+const KEPT_CONTEXT_SIZE = 64_000;
+/**
+ * Contexts kept for reuse: a turn makes two (the system prompt's, and the skills section's, which
+ * adds `profileAppend`), and the next turn of the process makes the same two again.
+ */
+const KEPT_CONTEXTS = 2;
+
 /** Globals the environment defines (environment.ts); calling them is not reading a variable. */
 const ENGINE_GLOBALS: ReadonlySet<string> = new Set(['range']);
 
@@ -51,6 +61,9 @@ export class NunjucksTemplateEngine implements TemplateEngine {
   private readonly renderer: TemplateRenderer;
   private readonly checks: LRUCache<string, readonly TemplateProblem[]>;
   private readonly variables: LRUCache<string, ReadonlySet<string>>;
+  /** The last contexts context() made, newest first, for the next ones to reuse when equal. */
+  private readonly recentContexts: PreparedContext[] = [];
+  private copies = 0;
   /** Source → its hash, so a body rendered every turn is not re-hashed every turn; by characters. */
   private readonly hashes: LRUCache<string, string>;
 
@@ -82,8 +95,47 @@ export class NunjucksTemplateEngine implements TemplateEngine {
 
   async render(source: string, context: Readonly<Record<string, unknown>>): Promise<string> {
     if (source.length > this.limits.maxSourceLength) throw new TemplateRenderError('RUNTIME', this.tooLong(), { line: 1, column: 1 });
-    const data = toTemplateData(context, this.limits);
-    const outcome = this.renderer.render(this.hashOf(source), source, data);
+    return this.finish(this.renderer.render(this.hashOf(source), source, copyTemplateData(context, this.limits).data), source);
+  }
+
+  /**
+   * The context copied into template data now, once for all its renders; a context the copy
+   * refuses (too large, circular) fails each render with that error, as render() would. A context
+   * equal to one of the last ones made (same-template-data.ts) gets that one's copy (and its JSON
+   * text, which the isolate may still hold): a process's turns render with the same contexts turn
+   * after turn.
+   */
+  context(context: Readonly<Record<string, unknown>>): TemplateContext {
+    let prepared: PreparedContext | TemplateRenderError;
+    try {
+      const recent = this.recentContexts;
+      const hit = recent.find((kept) => isSameTemplateData(context, kept.data));
+      if (hit) prepared = hit;
+      else {
+        const { data, nodes, chars } = copyTemplateData(context, this.limits);
+        prepared = new PreparedContext(data, { nodes, chars });
+        this.copies++;
+        // A large one is not kept (it would stay alive between turns), as in the isolate renderer.
+        if (chars + nodes <= KEPT_CONTEXT_SIZE) {
+          recent.unshift(prepared);
+          if (recent.length > KEPT_CONTEXTS) recent.pop();
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof TemplateRenderError)) throw error;
+      prepared = error;
+    }
+    return { render: (source, extra) => this.renderWith(source, prepared, extra) };
+  }
+
+  private async renderWith(source: string, prepared: PreparedContext | TemplateRenderError, extra?: Readonly<Record<string, unknown>>): Promise<string> {
+    if (prepared instanceof TemplateRenderError) throw prepared;
+    if (source.length > this.limits.maxSourceLength) throw new TemplateRenderError('RUNTIME', this.tooLong(), { line: 1, column: 1 });
+    const more = extra ? copyTemplateData(extra, this.limits, prepared.used).data : null;
+    return this.finish(this.renderer.renderPrepared(this.hashOf(source), source, prepared, more), source);
+  }
+
+  private finish(outcome: RenderOutcome, source: string): string {
     if (outcome.ok) return outcome.output;
     const { message, line, column } = outcome.reason === 'SYNTAX' ? this.locate(outcome, source) : outcome;
     throw new TemplateRenderError(outcome.reason, message, { ...(line ? { line } : {}), ...(column ? { column } : {}) });
@@ -121,6 +173,11 @@ export class NunjucksTemplateEngine implements TemplateEngine {
     if (open) return { message: `${open.what} is not closed (${failure.message})`, line: open.line, column: open.column };
     if (failure.line !== undefined) return { message: failure.message, line: failure.line, column: failure.column ?? 1 };
     return { message: failure.message, ...endOf(source) };
+  }
+
+  /** Contexts context() copied (not reused) — for tests. */
+  get contextCopies(): number {
+    return this.copies;
   }
 
   /** Templates remembered in each of the engine's caches — for tests of their bounds. */

@@ -50,6 +50,7 @@ export function hardenRuntime(
   if (existing) return existing;
 
   const hasOwn = Object.prototype.hasOwnProperty;
+  const describe = Object.getOwnPropertyDescriptor;
   const CALLABLE = new WeakSet<object>();
   const SafeString = rt.SafeString;
   let active: { budget: Budget; limits: RenderLimits } | null = null;
@@ -62,16 +63,21 @@ export function hardenRuntime(
   };
   const isSafeString = (value: unknown): value is NjSafeString => value instanceof SafeString;
 
-  const ownValue = (obj: unknown, key: unknown): unknown => {
-    if (obj === null || obj === undefined) return undefined;
-    if (typeof obj !== 'object' && typeof obj !== 'string') return undefined;
-    if (typeof key !== 'string' && typeof key !== 'number') return undefined;
-    if (!hasOwn.call(obj, key)) return undefined;
-    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+  // The value of an own data property (no accessor, no inherited member), or undefined.
+  const dataValue = (descriptor: PropertyDescriptor | undefined): unknown => {
     if (!descriptor || !('value' in descriptor)) return undefined;
     const value: unknown = descriptor.value;
     if (typeof value === 'function' && !CALLABLE.has(value)) return undefined;
     return value;
+  };
+
+  // One descriptor read per lookup (it is undefined for what is not own): this runs for every
+  // `a.b` and `a[b]` of every render.
+  const ownValue = (obj: unknown, key: unknown): unknown => {
+    if (obj === null || obj === undefined) return undefined;
+    if (typeof obj !== 'object' && typeof obj !== 'string') return undefined;
+    if (typeof key !== 'string' && typeof key !== 'number') return undefined;
+    return dataValue(describe(obj, key));
   };
 
   const text = (value: unknown, depth = 0): string => {
@@ -120,7 +126,8 @@ export function hardenRuntime(
   rt.contextOrFrameLookup = (context, frame, name) => {
     const local = frame.lookup(name);
     if (local !== undefined) return local;
-    if (hasOwn.call(context.ctx, name)) return ownValue(context.ctx, name);
+    const descriptor = describe(context.ctx, name);
+    if (descriptor) return dataValue(descriptor);
     const globals = context.env.globals;
     if (hasOwn.call(globals, name)) return globals[name];
     return undefined;
@@ -174,10 +181,11 @@ export function hardenRuntime(
   const set = frameProto.set;
   frameProto.set = function (this: NjFrame, name: string, value: unknown, resolveUp?: boolean) {
     let stored = value;
-    if (active) {
-      active.budget.charge(1);
-      const length = typeof value === 'string' || isSafeString(value) ? value.length : 0;
-      if (length > active.limits.maxOutput) fail('OUTPUT_LIMIT', `a template variable exceeds ${active.limits.maxOutput} characters`);
+    const current = active;
+    if (current) {
+      current.budget.charge(1);
+      const length = typeof value === 'string' ? value.length : typeof value === 'object' && isSafeString(value) ? value.length : 0;
+      if (length > current.limits.maxOutput) fail('OUTPUT_LIMIT', `a template variable exceeds ${current.limits.maxOutput} characters`);
     }
     if (typeof value === 'function' && !CALLABLE.has(value)) stored = undefined;
     set.call(this, name, stored, resolveUp);

@@ -18,8 +18,24 @@ type Data = string | number | boolean | null | Data[] | { [key: string]: Data };
 const DROP = Symbol('drop');
 
 export function toTemplateData(context: Readonly<Record<string, unknown>>, caps: Caps): Record<string, unknown> {
-  let nodes = 0;
-  let chars = 0;
+  return copyTemplateData(context, caps).data;
+}
+
+/** What a copy counted against the caps (values and characters). */
+export interface TemplateDataUse {
+  readonly nodes: number;
+  readonly chars: number;
+}
+
+/**
+ * toTemplateData that also reports what it counted, starting from `used`: values added on top of a
+ * context copied before (a render's `extra`) share that context's caps.
+ */
+export function copyTemplateData(
+  context: Readonly<Record<string, unknown>>, caps: Caps, used: TemplateDataUse = { nodes: 0, chars: 0 },
+): { readonly data: Record<string, unknown> } & TemplateDataUse {
+  let nodes = used.nodes;
+  let chars = used.chars;
   const path = new Set<object>();
   const refuse = (why: string): never => {
     throw new TemplateRenderError('RUNTIME', `the render context ${why}`);
@@ -98,7 +114,8 @@ export function toTemplateData(context: Readonly<Record<string, unknown>>, caps:
     }
   };
 
-  return copyOwnData(context, 0);
+  const data = copyOwnData(context, 0);
+  return { data, nodes, chars };
 }
 
 function ownItem(array: readonly unknown[], index: number): unknown {

@@ -7,7 +7,8 @@
  * always additive, also in OVERWRITE mode and without a promptPrefix. Then:
  *   override blank → engine default alone; APPEND → default + separator + override; OVERWRITE → override.
  */
-import type { TemplateEngine } from '../templates/template-engine';
+import { templateContext } from '../templates/template-context';
+import type { TemplateContext, TemplateEngine } from '../templates/template-engine';
 import type { PromptMode } from './recipe';
 
 export const RECIPE_EXTENSION_SEPARATOR = '\n\n--- recipe extension ---\n\n';
@@ -50,15 +51,20 @@ export interface RecipePromptTemplates {
   readonly promptMode: PromptMode;
 }
 
-export async function renderRecipePrompt(
+export function renderRecipePrompt(
   templates: TemplateEngine, prompt: RecipePromptTemplates, context: PromptRenderContext,
 ): Promise<RenderedRecipePrompt> {
-  const profileAppend = prompt.profileAppend ? await templates.render(prompt.profileAppend, { ...context, profileAppend: '' }) : '';
+  return recipePromptIn(templates, prompt, templateContext(templates, { ...context }));
+}
+
+/** The recipe part rendered through `rendering` (the §5.1 context; `profileAppend` comes per render). */
+async function recipePromptIn(templates: TemplateEngine, prompt: RecipePromptTemplates, rendering: TemplateContext): Promise<RenderedRecipePrompt> {
+  const profileAppend = prompt.profileAppend ? await rendering.render(prompt.profileAppend, { profileAppend: '' }) : '';
   const hasAppend = profileAppend.trim() !== '';
   if (!prompt.promptOverride || prompt.promptOverride.trim() === '') {
     return { text: hasAppend ? profileAppend : '', profileAppend, placement: hasAppend ? 'APPENDED' : 'NONE' };
   }
-  const text = await templates.render(prompt.promptOverride, { ...context, profileAppend });
+  const text = await rendering.render(prompt.promptOverride, { profileAppend });
   if (templates.referencedVariables(prompt.promptOverride).has('profileAppend')) return { text, profileAppend, placement: 'TEMPLATE' };
   if (!hasAppend) return { text, profileAppend, placement: 'NONE' };
   const joined = text.trim() === '' ? profileAppend : `${text.replace(/\n+$/, '')}\n\n${profileAppend}`;
@@ -68,8 +74,10 @@ export async function renderRecipePrompt(
 export async function composeSystemPrompt(
   templates: TemplateEngine, engineDefault: string, prompt: RecipePromptTemplates, context: PromptRenderContext,
 ): Promise<ComposedPrompt> {
-  const recipePart = await renderRecipePrompt(templates, prompt, context);
-  const renderedDefault = await templates.render(engineDefault, { ...context, profileAppend: recipePart.profileAppend });
+  // One context for the turn's (up to) three renders: the engine copies it once, not per render.
+  const rendering = templateContext(templates, { ...context });
+  const recipePart = await recipePromptIn(templates, prompt, rendering);
+  const renderedDefault = await rendering.render(engineDefault, { profileAppend: recipePart.profileAppend });
   return { ...recipePart, systemPrompt: combine(renderedDefault, recipePart.text, prompt.promptMode) };
 }
 

@@ -1,2 +1,3 @@
 export * from './template-engine';
 export * from './errors';
+export * from './template-context';

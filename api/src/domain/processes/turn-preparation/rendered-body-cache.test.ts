@@ -20,7 +20,7 @@ describe('RenderedBodyCache', () => {
   it('keeps outputs by characters: the least recently used goes when the budget is full', async () => {
     const templates = engine();
     const cache = new RenderedBodyCache({ maxChars: 1_000 });
-    const render = (body: string) => cache.render(templates, body.repeat(10), { times: 22 }, 'k'); // 234 characters each
+    const render = (body: string) => cache.render(templates, body.repeat(10), () => templates.render(body.repeat(10), { times: 22 }), 'k'); // 234 characters each
     for (const body of ['a', 'b', 'a', 'c', 'd']) await render(body);
     await render('e'); // five would pass 1,000: evicts b, the least recently used
     templates.renders.length = 0;
@@ -31,8 +31,8 @@ describe('RenderedBodyCache', () => {
   it('does not keep one output larger than a quarter of the budget', async () => {
     const templates = engine();
     const cache = new RenderedBodyCache({ maxChars: 1_000 });
-    await cache.render(templates, 'x'.repeat(20), { times: 13 }, 'k'); // 284 characters
-    await cache.render(templates, 'x'.repeat(20), { times: 13 }, 'k');
+    await cache.render(templates, 'x'.repeat(20), () => templates.render('x'.repeat(20), { times: 13 }), 'k'); // 284 characters
+    await cache.render(templates, 'x'.repeat(20), () => templates.render('x'.repeat(20), { times: 13 }), 'k');
     expect(cache.engineRenders).toBe(2);
   });
 });

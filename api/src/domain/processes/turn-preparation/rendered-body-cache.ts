@@ -35,13 +35,16 @@ export class RenderedBodyCache {
     });
   }
 
-  /** `dataKey` is data-key.ts's key of the full render context (args included), or null to bypass. */
-  async render(templates: TemplateEngine, source: string, context: Readonly<Record<string, unknown>>, dataKey: string | null): Promise<string> {
-    if (dataKey === null || NON_DETERMINISTIC.test(source)) return this.renderNow(templates, source, context);
+  /**
+   * `dataKey` is data-key.ts's key of the full render context (args included), or null to bypass;
+   * `renderNow` renders `source` on `templates` with that data (on a miss).
+   */
+  async render(templates: TemplateEngine, source: string, renderNow: () => Promise<string>, dataKey: string | null): Promise<string> {
+    if (dataKey === null || NON_DETERMINISTIC.test(source)) return this.counted(renderNow);
     const key = `${this.engineId(templates)}\u0000${dataKey}\u0000${source}`;
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
-    const output = await this.renderNow(templates, source, context);
+    const output = await this.counted(renderNow);
     this.entries.set(key, output);
     return output;
   }
@@ -55,9 +58,9 @@ export class RenderedBodyCache {
     this.entries.clear();
   }
 
-  private renderNow(templates: TemplateEngine, source: string, context: Readonly<Record<string, unknown>>): Promise<string> {
+  private counted(renderNow: () => Promise<string>): Promise<string> {
     this.renders++;
-    return templates.render(source, context);
+    return renderNow();
   }
 
   private engineId(templates: TemplateEngine): number {

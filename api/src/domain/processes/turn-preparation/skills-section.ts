@@ -1,7 +1,8 @@
 import { DomainError } from '../../errors';
 import type { Skill } from '../../skills/skill';
 import type { AvailableSkill, LoadedReferenceDoc } from '../../skills/skill-resolver';
-import type { TemplateEngine } from '../../templates/template-engine';
+import { templateContext } from '../../templates/template-context';
+import type { TemplateContext, TemplateEngine } from '../../templates/template-engine';
 import { bindSkillArguments } from '../skill-arguments';
 import { dataKey } from './data-key';
 import type { RenderedBodyCache } from './rendered-body-cache';
@@ -55,6 +56,8 @@ interface Renderer {
   readonly bodies: RenderedBodyCache | null;
   /** dataKey(context), computed once per section; null when not memoisable. */
   readonly contextKey: string | null;
+  /** The engine's context for the section's renders (the context without `args`), made at the first render. */
+  rendering: TemplateContext | null;
 }
 
 export async function composeSkillsSection(
@@ -64,7 +67,7 @@ export async function composeSkillsSection(
   options: ComposeOptions = {},
 ): Promise<SkillsSection> {
   const bodies = options.bodies ?? null;
-  const renderer: Renderer = { templates, context: renderContext, bodies, contextKey: bodies && skills.length > 0 ? dataKey(renderContext) : null };
+  const renderer: Renderer = { templates, context: renderContext, bodies, contextKey: bodies && skills.length > 0 ? dataKey(renderContext) : null, rendering: null };
   const blocks = await Promise.all(skills.map((entry) => skillBlock(entry, renderer)));
   const texts: string[] = [];
   const composed: string[] = [];
@@ -109,12 +112,16 @@ async function skillBlock(entry: SectionSkill, renderer: Renderer): Promise<{ te
 /** A body rendered with its `args` on top of the context; verbatim when it holds no template syntax. */
 function renderBody(renderer: Renderer, source: string, args: Readonly<Record<string, unknown>> | null): Promise<string> {
   if (!TEMPLATE_SYNTAX.test(source)) return Promise.resolve(source);
-  // A skill that consumes no arguments has no `args` at all (seed 000 §2b; issue 15).
-  const context = args === null ? withoutArgs(renderer.context) : { ...renderer.context, args };
   const { bodies, contextKey, templates } = renderer;
-  if (!bodies || contextKey === null) return templates.render(source, context);
+  // A skill that consumes no arguments has no `args` at all (seed 000 §2b; issue 15). The context
+  // goes to the engine once per section; each body adds only its own `args`.
+  const renderNow = () => {
+    renderer.rendering ??= templateContext(templates, withoutArgs(renderer.context));
+    return args === null ? renderer.rendering.render(source) : renderer.rendering.render(source, { args });
+  };
+  if (!bodies || contextKey === null) return renderNow();
   const argsKey = dataKey(args);
-  return bodies.render(templates, source, context, argsKey === null ? null : `${contextKey}\u0001${argsKey}`);
+  return bodies.render(templates, source, renderNow, argsKey === null ? null : `${contextKey}\u0001${argsKey}`);
 }
 
 function withoutArgs(context: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
