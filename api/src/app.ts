@@ -65,19 +65,34 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   // First, before anything is opened: without a sandbox build for this Node, Vance cannot run safely.
   const sandbox = loadIsolatedVm();
   logger.debug({ isolatedVm: `${sandbox.packageName} (isolated-vm ${sandbox.version})`, node: process.version }, 'sandbox loaded');
-  const database = options.database ?? (await openDatabase({
+  // The database opens (PGlite on its thread, then the migrations check) while this thread does what
+  // needs no database: the bundled layer, the template isolate and the GraphQL schema (issue 18).
+  const opening = options.database ? Promise.resolve(options.database) : openDatabase({
     databaseUrl: config.databaseUrl ?? undefined, schema: config.databaseSchema ?? undefined, dataDir: config.dataDir, logger,
     templateRoot: DEFAULT_TEMPLATE_ROOT, embedded: options.embedded,
-  }));
+  });
+  opening.catch(() => {}); // awaited below
+  const templates = new NunjucksTemplateEngine(options.templateLimits ? { limits: options.templateLimits } : {});
+  let resources: Awaited<ReturnType<typeof loadResourceLayer>>;
+  let schema: ReturnType<typeof buildSchema>;
+  let database: Database;
+  try {
+    resources = await loadResourceLayer(config.defaultsDir);
+    // The template isolate boots now, not inside the first turn (a synchronous ~30 ms that every request would wait behind).
+    templates.warmUp();
+    schema = buildSchema(REPO_ROOT);
+    database = await opening;
+  } catch (err) {
+    templates.dispose();
+    // A database that did open is closed again; one that failed was closed by openDatabase.
+    if (!options.database) await opening.then((db) => db.close(), () => {});
+    throw err;
+  }
   const bus: EventBus = database.driver === 'postgres' && database.connectionString
     ? await PgEventBus.connect(database.connectionString, database.schema, { logger: logger.child({ component: 'event-bus' }) })
     : new InProcessEventBus();
   // Events are announced by the statements that store them (issue 14); this instance hears them after the commit.
   const notifier = bus instanceof PgEventBus ? bus : inProcessNotifier(bus as InProcessEventBus, (err) => logger.warn({ err }, 'an event subscriber failed'));
-  const resources = await loadResourceLayer(config.defaultsDir);
-  const templates = new NunjucksTemplateEngine(options.templateLimits ? { limits: options.templateLimits } : {});
-  // The template isolate boots now, not inside the first turn (a synchronous ~30 ms that every request would wait behind).
-  templates.warmUp();
   const regexCheck = { timeoutMs: config.regexCheckTimeoutMs, budgetMsPerMinute: config.regexCheckBudgetMs };
   const validation = new ValidationPool({
     validator: createDocumentValidator(),
@@ -121,7 +136,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     ...(options.documentCache ? { documentCache: options.documentCache } : {}),
   });
   const server = await createGraphQLServer({
-    schema: buildSchema(REPO_ROOT),
+    schema,
     services,
     logger,
     maxRequestBytes: config.maxRequestBytes,

@@ -1,10 +1,11 @@
 import './main-compile-cache'; // first: the modules below load through the code cache
-import 'reflect-metadata';
 import type * as App from './app';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import type * as Logging from './logger';
 import { DataDirInUseError } from './persistence/data-dir-lock';
-import { openPglite, type PgliteDriver } from './persistence/pglite-pool';
+import type * as Pool from './persistence/pglite-pool';
+import type { PgliteDriver } from './persistence/pglite-pool';
+import { startPglite } from './persistence/pglite-start';
 import { DEFAULT_TEMPLATE_ROOT } from './persistence/pglite-template';
 import { checkDatabaseReachable, checkPortFree, lockEmbeddedDataDir, StartError } from './preflight';
 import { loadIsolatedVm, SandboxUnavailableError } from './sandbox/isolated-vm';
@@ -12,7 +13,8 @@ import { loadIsolatedVm, SandboxUnavailableError } from './sandbox/isolated-vm';
 /**
  * `npm start`: read the config, check what the user can get wrong (preflight.ts), start, and shut
  * down gracefully on SIGTERM/SIGINT. The embedded database starts opening on its own thread before
- * the rest of Vance is loaded, so the two overlap (issue 18: the start's time).
+ * the rest of Vance is loaded, so the two overlap (issue 18: the start's time): this module imports
+ * only what the checks and that thread need; pg, pino, TypeORM and the rest are required after it.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -23,13 +25,17 @@ async function main(): Promise<void> {
     await checkDatabaseReachable(config.databaseUrl);
   } else {
     lockEmbeddedDataDir(config.dataDir);
-    embedded = openPglite({ dataDir: config.dataDir, templateRoot: DEFAULT_TEMPLATE_ROOT });
+    const started = startPglite({ dataDir: config.dataDir, templateRoot: DEFAULT_TEMPLATE_ROOT });
+    // pg and PGlite's pg connection load while the thread boots.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    embedded = (require('./persistence/pglite-pool') as typeof Pool).openPglite({ started });
     embedded.catch(() => {}); // reported by startVance, which awaits it
   }
   // Loaded only now (a second or more of modules), while PGlite's thread starts.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startVance } = require('./app') as typeof App;
-  const logger = createLogger(config.logLevel);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const logger = (require('./logger') as typeof Logging).createLogger(config.logLevel);
   const vance = await startVance({ config, logger, embedded });
   let stopping = false;
   const stop = (signal: string) => {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import pg from 'pg';
+import type * as Pg from 'pg';
 import { lockDataDir } from './persistence/data-dir-lock';
 
 /** A start refused for a reason the user can fix; its message says what to do. */
@@ -49,7 +49,10 @@ export function lockEmbeddedDataDir(dataDir: string): () => void {
 
 /** Connects once to DATABASE_URL, so a wrong or unreachable server is reported in one line. */
 export async function checkDatabaseReachable(url: string, timeoutMs = 10_000): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  // Required here, not imported: main.ts starts the embedded database's thread before pg is loaded.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('pg') as typeof Pg;
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => {}); // a late socket error after a failed connect is the same failure
   try {
     await client.connect();

@@ -149,6 +149,7 @@ async function openEmbedded(options: OpenDatabaseOptions, opened: (driver: Pglit
  * PGlite has one session and one process, so it needs (and, with a pool of 1, allows) no lock.
  */
 async function runPendingMigrations(db: Database): Promise<string[]> {
+  if (await allMigrationsApplied(db)) return [];
   const run = async () => (await db.dataSource.runMigrations({ transaction: 'all' })).map((m) => m.name);
   if (db.driver === 'pglite') return run();
   const runner = db.dataSource.createQueryRunner();
@@ -162,6 +163,30 @@ async function runPendingMigrations(db: Database): Promise<string[]> {
   } finally {
     await runner.release();
   }
+}
+
+/**
+ * The start's check (issue 18): one SELECT of the applied names. TypeORM's runMigrations first asks
+ * information_schema whether its table exists, then reads it — two statements on a cold catalog.
+ * Anything missing, the table included (the SELECT fails), goes the full way above. Applied names
+ * are committed with their migration (transaction 'all'), so seeing every name means nothing is
+ * half done, on PostgreSQL without taking the lock.
+ */
+async function allMigrationsApplied(db: Database): Promise<boolean> {
+  const table = db.schema ? `"${db.schema}"."migrations"` : '"migrations"';
+  let rows: { name: string }[];
+  try {
+    rows = (await db.dataSource.query(`SELECT "name" FROM ${table}`)) as { name: string }[];
+  } catch {
+    return false; // no migrations table yet: a new database
+  }
+  const applied = new Set(rows.map((row) => row.name));
+  return MIGRATIONS.every((migration) => applied.has(migrationName(migration)));
+}
+
+/** The name TypeORM records for a migration: its `name` property, else its class name (MigrationExecutor). */
+function migrationName(migration: (typeof MIGRATIONS)[number]): string {
+  return (new migration() as { name?: string }).name ?? migration.name;
 }
 
 function checkSchemaName(schema: string): string {

@@ -15,23 +15,14 @@
  * its statements never hold the server's event loop.
  */
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
-import { lockDataDir } from './data-dir-lock';
-import { isInitialised, templateFor } from './pglite-template';
-import { RemotePglite } from './pglite-remote';
+import type { RemotePglite } from './pglite-remote';
+import { startPglite, type PgliteOptions, type StartedPglite } from './pglite-start';
 import { Mutex, type Release } from './mutex';
 
-export interface PgliteOptions {
-  /** File-backed data directory (created if missing); undefined or 'memory://' = in memory. */
-  readonly dataDir?: string | undefined;
-  /** Start from this `dumpDataDir()` tar instead of running initdb (only into an empty data dir). */
-  readonly loadDataDir?: Blob | undefined;
-  /** A fresh data directory starts as a copy of the packaged template under this root, when one fits (pglite-template.ts). */
-  readonly templateRoot?: string | undefined;
-}
+export type { PgliteOptions } from './pglite-start';
 
 export interface PgliteDriver {
   /** What TypeORM instantiates (`new driver.Pool(options)`); every instance shares the one session. */
@@ -52,21 +43,10 @@ type QueryCallback = (err: Error | null, result?: pg.QueryResult) => void;
 type ConnectCallback = (err: Error | undefined, client?: pg.Client, release?: ReleaseFn) => void;
 type PooledClient = pg.Client & { release?: ReleaseFn };
 
-/** Opens PGlite and connects the single pg client to it. */
-export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDriver> {
-  const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
-  let pglite: RemotePglite;
-  let ranInitdb: boolean;
-  try {
-    const seedFrom = dataDir && !options.loadDataDir && options.templateRoot ? templateFor(dataDir, options.templateRoot) : null;
-    ranInitdb = dataDir !== undefined && !options.loadDataDir && !seedFrom && !isInitialised(dataDir);
-    pglite = await RemotePglite.open({ dataDir, loadDataDir: options.loadDataDir, ...(seedFrom ? { seedFrom } : {}) });
-  } catch (err) {
-    unlock();
-    throw err;
-  }
+/** Opens PGlite (or takes the thread main.ts already started: pglite-start.ts) and connects the single pg client to it. */
+export async function openPglite(options: PgliteOptions & { readonly started?: StartedPglite } = {}): Promise<PgliteDriver> {
+  const { ready, ranInitdb, unlock } = options.started ?? startPglite(options);
+  const pglite = await ready;
   // `connection` is an undocumented but supported pg.Client option (PGlite's node-postgres entry).
   // PglitePgConnection is typed for PGlite; RemotePglite has the part of it that the connection uses.
   const config = { connection: new PglitePgConnection({ pglite: pglite as unknown as PGlite }) } as pg.ClientConfig;
