@@ -257,6 +257,8 @@ export interface FanOutResult {
   subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number;
   /** CPU ms of the server and of the clients' process over the measured turns. */
   serverCpuMs: number; clientCpuMs: number;
+  /** TextDeltas published per event-loop turn that published any (the server's batching). */
+  deltasPerPublishTurn: number;
 }
 
 export async function fanOut(s: Settings, server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
@@ -286,7 +288,7 @@ export async function fanOut(s: Settings, server: ServerHandle, n: number, proce
     }
     const turnMs = (now() - t0) / measuredTurns;
     const clientCpuMs = cpuMs() - clientCpu0;
-    const { published, cpuMs: serverCpu1 } = JSON.parse(await server.request('times')) as { published: Record<string, number>; cpuMs: number };
+    const { published, publishTurns, cpuMs: serverCpu1 } = JSON.parse(await server.request('times')) as { published: Record<string, number>; publishTurns: number; cpuMs: number };
     const atLat: number[] = [];
     const pubLat: number[] = [];
     for (const x of subs) {
@@ -297,7 +299,7 @@ export async function fanOut(s: Settings, server: ServerHandle, n: number, proce
       }
     }
     const deltas = subs[0]!.events.length / measuredTurns;
-    return { subscribers: n, deltas, atLat, pubLat, turnMs, serverCpuMs: serverCpu1 - serverCpu0, clientCpuMs };
+    return { subscribers: n, deltas, atLat, pubLat, turnMs, serverCpuMs: serverCpu1 - serverCpu0, clientCpuMs, deltasPerPublishTurn: Object.keys(published).length / Math.max(1, publishTurns) };
   } finally {
     for (const x of subs) x.close();
   }
