@@ -42,27 +42,6 @@ describe('TurnEventSink (issue 18: what is held goes with the next write)', () =
     ]);
   });
 
-  it('events emitted while a write is in flight go in the one write queued behind it, in order, each answered with its own stored event', async () => {
-    const { store, writes } = recordingStore();
-    const sink = new TurnEventSink(store, { tenantId: 't', processId: 'p', turnId: 'u' });
-    const first = sink.emit('TextDelta', { text: 'a' });
-    await Promise.resolve(); // the first write has started
-    const later = [sink.emit('TextDelta', { text: 'b' }), sink.emitAll([{ type: 'ScriptLog', payload: {} }, { type: 'TextDelta', payload: { text: 'c' } }])];
-    const ended = sink.finish({ status: 'FINISHED', end: { type: 'TurnFinished', payload: {} } });
-    const after = sink.emit('TextDelta', { text: 'after the end' }); // never joins a write before the end
-    const [a, b, cs] = await Promise.all([first, ...later]);
-    await Promise.all([ended, after]);
-    expect(writes).toEqual([
-      { kind: 'events', events: ['TextDelta'], messages: [] },
-      { kind: 'events', events: ['TextDelta', 'ScriptLog', 'TextDelta'], messages: [] },
-      { kind: 'finish', events: ['TurnFinished'], messages: [] },
-      { kind: 'events', events: ['TextDelta'], messages: [] },
-    ]);
-    expect([a, b].map((e) => (e as TurnEvent).payload)).toEqual([{ text: 'a' }, { text: 'b' }]);
-    expect((cs as TurnEvent[]).map((e) => e.type)).toEqual(['ScriptLog', 'TextDelta']);
-    expect((cs as TurnEvent[])[1]!.payload).toEqual({ text: 'c' });
-  });
-
   it('flush stores what is held (before a tool or a guard runs); with nothing held it only waits', async () => {
     const { store, writes } = recordingStore();
     const sink = new TurnEventSink(store, { tenantId: 't', processId: 'p', turnId: 'u' });

@@ -24,8 +24,6 @@ export class TurnEventSink {
   private chain: Promise<unknown> = Promise.resolve();
   private heldEvents: NewTurnEvent[] = [];
   private heldMessages: NewChatLogMessage[] = [];
-  /** The append queued behind the write in flight, not yet started: later events join it. */
-  private queued: { readonly events: NewTurnEvent[]; readonly messages: NewChatLogMessage[]; readonly stored: Promise<TurnEvent[]> } | null = null;
 
   constructor(
     private readonly store: TurnStore,
@@ -36,32 +34,11 @@ export class TurnEventSink {
     return this.emitAll([{ type, payload }]).then((stored) => stored.at(-1)!);
   }
 
-  /**
-   * Several events in one write (events that are ready together), announced in order with it, after
-   * what is held. Events emitted while a write is in flight join the one append queued behind it
-   * (still in order, each its own event): when the writes fall behind — a turn streaming TextDeltas
-   * to 1,000 subscribers, whose delivery holds the event loop — the events that waited are stored and
-   * published together, and each socket gets them in one write instead of one write each.
-   */
+  /** Several events in one write (events that are ready together), announced in order with it, after what is held. */
   emitAll(events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
     const { events: held, messages } = this.takeHeld();
     const all = [...held, ...events.map(storable)];
-    const joined = this.queued ?? this.queueAppend();
-    const from = joined.events.length;
-    joined.events.push(...all);
-    joined.messages.push(...messages);
-    return joined.stored.then((stored) => stored.slice(from, from + all.length));
-  }
-
-  private queueAppend(): NonNullable<TurnEventSink['queued']> {
-    const events: NewTurnEvent[] = [];
-    const messages: NewChatLogMessage[] = [];
-    const stored = this.enqueue(() => {
-      if (this.queued?.events === events) this.queued = null;
-      return this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId, events, messages);
-    });
-    this.queued = { events, messages, stored };
-    return this.queued;
+    return this.enqueue(() => this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId, all, messages));
   }
 
   /** An event stored (and published) with the next write. */
@@ -85,7 +62,6 @@ export class TurnEventSink {
    * in one write, after every event emitted before. False when the turn had ended already (nothing written).
    */
   finish(outcome: TurnOutcome & { readonly end: NewTurnEvent }): Promise<boolean> {
-    this.queued = null; // nothing joins a write queued before the end
     const held = this.takeHeld();
     const end = storable(outcome.end);
     return this.enqueue(() => this.store.finishTurn(this.turn.tenantId, this.turn.turnId, { ...outcome, end, held }));
