@@ -4,7 +4,10 @@
  * event-loop turn, as a turn's TextDeltas are. Server CPU per (socket, event), alternating A/B:
  * the frame built from the shared payload bytes (ws-text-frame.ts) vs `ws`'s send of a fresh string.
  *
- *   node --no-node-snapshot --import tsx test/bench/ws-write-path.ts   (WRITE_PATH_SOCKETS=1000 WRITE_PATH_EVENTS=200 WRITE_PATH_ROUNDS=3)
+ *   node --no-node-snapshot --import tsx test/bench/ws-write-path.ts   (BENCH_WRITE_SOCKETS=1000 BENCH_WRITE_EVENTS=200 BENCH_WRITE_ROUNDS=3)
+ *
+ * The readers are raw-ws-client.ts sockets in a child process (this file with `--client`).
+ * Numbers are printed, never asserted.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,28 +15,29 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { NextOutlet } from '../../api/src/graphql/direct-next';
 import { nextOutlet, SerializedPayload } from '../../api/src/graphql/ws-transport';
+import { loadavg } from 'node:os';
 import { rawWebSocket } from './raw-ws-client';
+import { BenchReport, envNumber, isMain, runAsScript, type BenchOptions, type RatioRow } from './harness';
 
-const N = Number(process.env.WRITE_PATH_SOCKETS ?? 1000);
-const E = Number(process.env.WRITE_PATH_EVENTS ?? 200);
-const ROUNDS = Number(process.env.WRITE_PATH_ROUNDS ?? 3);
-
-async function clientMain(url: string): Promise<void> {
-  let frames = 0;
+async function clientMain(url: string, N: number): Promise<void> {
   let open = 0;
   for (let i = 0; i < N; i++) {
-    rawWebSocket(url, 'x', { open: () => void (++open === N && process.send!('open')), messages: (_b, s) => void (frames += s.length), close: () => undefined, error: (e) => { throw e; } });
+    rawWebSocket(url, 'x', { open: () => void (++open === N && process.send!('open')), messages: () => undefined, close: () => undefined, error: (e) => { throw e; } });
   }
-  process.on('message', (m) => { if (m === 'count') process.send!(String(frames)); });
 }
 
-async function main(): Promise<void> {
+export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
+  const tiny = options.tiny ?? false;
+  const N = tiny ? 5 : envNumber('BENCH_WRITE_SOCKETS', 1000);
+  const E = tiny ? 5 : envNumber('BENCH_WRITE_EVENTS', 200);
+  const ROUNDS = tiny ? 1 : envNumber('BENCH_WRITE_ROUNDS', 3);
+  const report = new BenchReport(options.print, options.summary);
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await once(wss, 'listening');
   const sockets: WebSocket[] = [];
   wss.on('connection', (s) => sockets.push(s));
   const url = `http://127.0.0.1:${(wss.address() as AddressInfo).port}/`;
-  const child = fork(__filename, ['--client', url], { execArgv: ['--import', 'tsx'] });
+  const child = fork(__filename, ['--client', url, String(N)], { execArgv: ['--import', 'tsx'] });
   await once(child, 'message');
   const direct = sockets.map((s, i) => nextOutlet(s, String(i + 1)));
   const sent = sockets.map((s, i) => sendOutlet(s, String(i + 1)));
@@ -55,12 +59,15 @@ async function main(): Promise<void> {
   for (let r = 0; r < ROUNDS; r++) {
     const a = await run(sent);
     const b = await run(direct);
-    rows.push(`| ${r + 1} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)} |`);
+    rows.push(`| ${r + 1} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${report.ratio('Direct frame ÷ ws send, server CPU', `round ${r + 1}`, b / a).toFixed(2)} |`);
   }
-  console.log(`${N} sockets, ${E} events per run, load ${(await import('node:os')).loadavg()[0]!.toFixed(1)}\n| round | ws send µs/pair | direct frame µs/pair | ratio |\n| --- | ---: | ---: | ---: |\n${rows.join('\n')}`);
-  child.kill();
+  report.print(`\nDirect next write path: ${N} sockets, ${E} events per run, one per event-loop turn; load ${loadavg()[0]!.toFixed(1)}\n`);
+  report.print('| round | ws send µs/pair | direct frame µs/pair | ratio |\n| --- | ---: | ---: | ---: |');
+  for (const row of rows) report.print(row);
   for (const s of sockets) s.terminate();
-  wss.close();
+  child.kill();
+  await new Promise((resolve) => wss.close(resolve));
+  return report.rows;
 }
 
 /** The write path before ws-text-frame.ts: ws's send of the message as a string, corked for the turn as nextOutlet does. */
@@ -84,5 +91,8 @@ function sendOutlet(socket: WebSocket, id: string): NextOutlet {
 }
 const corked = new Set<Socket>();
 
-if (process.argv[2] === '--client') void clientMain(process.argv[3]!);
-else void main();
+if (isMain(__filename) && process.argv[2] === '--client') {
+  void clientMain(process.argv[3]!, Number(process.argv[4]));
+} else {
+  runAsScript(__filename, runBench);
+}
