@@ -14,6 +14,7 @@ import { runBench as triggers } from './triggers';
 import { SUITE } from './suite';
 import { runBench as turnPreparation } from './turn-preparation';
 import { runBench as turns } from './turns';
+import { runBench as wsWritePath } from './ws-write-path';
 
 // Guards against a past bug: `npm run bench` stopped at its first step (a fixture refused by tightened
 // validation) and nobody noticed, because nothing ran the benchmarks in between (issue 12). Each one
@@ -27,6 +28,7 @@ const BENCHES: [file: string, bench: Bench, tables: string[]][] = [
   ['templates.ts', templates, ['Cold start', 'Render latency']],
   ['turn-preparation.ts', turnPreparation, ['naive ÷ ours, p50', 'naive ÷ ours, p99', 'naive p99 ÷ variant p99', 'Token estimate, tokenx ÷ chars/4']],
   ['turns.ts', turns, ['Turn overhead, turn ÷ bare', 'Fan-out, many ÷ 1 subscriber']],
+  ['ws-write-path.ts', wsWritePath, ['Direct frame ÷ ws send, server CPU']],
   ['scripts.ts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip', 'Memory after large operations ÷ idle']],
   ['triggers.ts', triggers, ['naive ÷ index']],
   ['trigger-regexes.ts', triggerRegexes, ['Trigger regexes ÷ V8 literal search']],

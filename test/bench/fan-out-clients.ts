@@ -5,6 +5,7 @@
  */
 import WebSocket from 'ws';
 import { performance } from 'node:perf_hooks';
+import { rawWebSocket, type RawWs } from './raw-ws-client';
 import type { ServerHandle, Settings } from './turns';
 
 export const TOKEN = 'bench-admin-token-0123456789';
@@ -70,13 +71,17 @@ export interface Subscriber {
 }
 
 /**
- * One graphql-ws subscriber: a real `ws` WebSocket speaking the graphql-transport-ws protocol
- * (connection_init → connection_ack → subscribe → next…, pings answered), without graphql-ws's
- * client around it. The clients share the server's two cores: graphql-ws's client took 25–40 µs
- * of this process per message (its validation of every message, its sinks and promises), as much
- * as the server's delivery, and that time was measured as the server's latency.
+ * One graphql-ws subscriber speaking the graphql-transport-ws protocol (connection_init →
+ * connection_ack → subscribe → next…, pings answered) on a real WebSocket. The clients share the
+ * server's two cores, so they are as cheap as is honest: a minimal client (raw-ws-client.ts) by
+ * default, `ws`'s with BENCH_FANOUT_CLIENT=ws.
  */
 export function subscribe(url: string, processId: string): Subscriber {
+  return process.env.BENCH_FANOUT_CLIENT === 'ws' ? subscribeWs(url, processId) : subscribeRaw(url, processId);
+}
+
+/** The settling of a subscriber's `connected` and its failure, shared by both clients. */
+function subscriberState(close: () => void): { sub: Subscriber; acked: () => void; fail: (error: unknown) => void } {
   let acked: () => void = () => undefined;
   let refused: (error: unknown) => void = () => undefined;
   // A socket that fails before its ack says so at once (an earlier client waited out the whole
@@ -86,15 +91,83 @@ export function subscribe(url: string, processId: string): Subscriber {
     refused = reject;
   });
   connected.catch(() => undefined);
-  let socket: WebSocket;
-  let isAcked = false;
-  const sub: Subscriber = { close: () => socket.close(1000), connected, events: [], finished: 0, onFinish: null, error: null };
+  const sub: Subscriber = { close, connected, events: [], finished: 0, onFinish: null, error: null };
   const fail = (error: unknown) => {
     refused(error);
     if (sub.error) return;
     sub.error = error;
     sub.onFinish?.();
   };
+  return { sub, acked, fail };
+}
+
+type Message = { type: string; payload?: { data?: { turnEvents?: { id: string; turnId: string; type: string; at: string } } } };
+
+/**
+ * One subscriber on raw-ws-client.ts: its receipt time is taken once per socket read, when the
+ * read's frames reach this process (they were all read at that moment), before any is decoded;
+ * the wall-clock receipt is the monotonic one plus the offset between the clocks, taken once.
+ */
+function subscribeRaw(url: string, processId: string): Subscriber {
+  let socket: RawWs;
+  let isAcked = false;
+  const { sub, acked, fail } = subscriberState(() => socket.close(1000));
+  const open = (attempt: number): void => {
+    let retried = false;
+    const retry = (error: unknown): void => {
+      if (retried) return;
+      retried = true;
+      if (isAcked || attempt >= CONNECT_ATTEMPTS) return fail(error);
+      setTimeout(() => open(attempt + 1), 200 * attempt);
+    };
+    socket = rawWebSocket(url, 'graphql-transport-ws', {
+      open: () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${TOKEN}` } })),
+      error: (err) => (isAcked ? fail(err) : retry(err)),
+      close: (code, reason) => {
+        if (code !== 1000) retry(new Error(`socket closed ${code} ${reason}`));
+      },
+      messages: (buf, starts, ends) => {
+        const recvMono = mono();
+        const recv = recvMono + WALL_MINUS_MONO;
+        for (let i = 0; i < starts.length; i++) {
+          const msg = JSON.parse(buf.toString('utf8', starts[i], ends[i])) as Message;
+          if (msg.type === 'next') onNext(sub, msg, recv, recvMono);
+          else if (msg.type === 'connection_ack') {
+            isAcked = true;
+            socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: processId } } }));
+            acked();
+          } else if (msg.type === 'ping') socket.send('{"type":"pong"}');
+          else if (msg.type === 'error') fail(msg.payload);
+        }
+      },
+    });
+  };
+  open(1);
+  return sub;
+}
+
+const WALL_MINUS_MONO = now() - mono();
+
+function onNext(sub: Subscriber, msg: Message, recv: number, recvMono: number): void {
+  const e = msg.payload?.data?.turnEvents;
+  if (!e) return;
+  if (e.type === 'TextDelta') sub.events.push({ id: e.id, turnId: e.turnId, type: e.type, at: Date.parse(e.at), recv, recvMono });
+  if (e.type === 'TurnFinished' || e.type === 'TurnFailed') {
+    sub.finished++;
+    sub.onFinish?.();
+  }
+}
+
+/**
+ * One graphql-ws subscriber on a `ws` WebSocket (BENCH_FANOUT_CLIENT=ws: the earlier client, for
+ * comparison): the graphql-transport-ws protocol (connection_init → connection_ack → subscribe →
+ * next…, pings answered), without graphql-ws's client around it, which took 25–40 µs of this
+ * process per message.
+ */
+function subscribeWs(url: string, processId: string): Subscriber {
+  let socket: WebSocket;
+  let isAcked = false;
+  const { sub, acked, fail } = subscriberState(() => socket.close(1000));
   const open = (attempt: number): void => {
     socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { perMessageDeflate: false });
     let retried = false;
@@ -117,18 +190,10 @@ export function subscribe(url: string, processId: string): Subscriber {
   const onMessage = (data: WebSocket.RawData): void => {
     const recv = now();
     const recvMono = mono();
-    const msg = JSON.parse(String(data)) as { type: string; payload?: { data?: { turnEvents?: { id: string; turnId: string; type: string; at: string } } } };
+    const msg = JSON.parse(String(data)) as Message;
     switch (msg.type) {
-      case 'next': {
-        const e = msg.payload?.data?.turnEvents;
-        if (!e) return;
-        if (e.type === 'TextDelta') sub.events.push({ id: e.id, turnId: e.turnId, type: e.type, at: Date.parse(e.at), recv, recvMono });
-        if (e.type === 'TurnFinished' || e.type === 'TurnFailed') {
-          sub.finished++;
-          sub.onFinish?.();
-        }
-        return;
-      }
+      case 'next':
+        return onNext(sub, msg, recv, recvMono);
       case 'connection_ack':
         isAcked = true;
         socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: processId } } }));
@@ -192,6 +257,8 @@ export interface FanOutResult {
   subscribers: number; deltas: number; atLat: number[]; pubLat: number[]; turnMs: number;
   /** CPU ms of the server and of the clients' process over the measured turns. */
   serverCpuMs: number; clientCpuMs: number;
+  /** TextDeltas published per event-loop turn that published any (the server's batching). */
+  deltasPerPublishTurn: number;
 }
 
 export async function fanOut(s: Settings, server: ServerHandle, n: number, processId: string, measuredTurns: number): Promise<FanOutResult> {
@@ -221,7 +288,7 @@ export async function fanOut(s: Settings, server: ServerHandle, n: number, proce
     }
     const turnMs = (now() - t0) / measuredTurns;
     const clientCpuMs = cpuMs() - clientCpu0;
-    const { published, cpuMs: serverCpu1 } = JSON.parse(await server.request('times')) as { published: Record<string, number>; cpuMs: number };
+    const { published, publishTurns, cpuMs: serverCpu1 } = JSON.parse(await server.request('times')) as { published: Record<string, number>; publishTurns: number; cpuMs: number };
     const atLat: number[] = [];
     const pubLat: number[] = [];
     for (const x of subs) {
@@ -232,7 +299,7 @@ export async function fanOut(s: Settings, server: ServerHandle, n: number, proce
       }
     }
     const deltas = subs[0]!.events.length / measuredTurns;
-    return { subscribers: n, deltas, atLat, pubLat, turnMs, serverCpuMs: serverCpu1 - serverCpu0, clientCpuMs };
+    return { subscribers: n, deltas, atLat, pubLat, turnMs, serverCpuMs: serverCpu1 - serverCpu0, clientCpuMs, deltasPerPublishTurn: Object.keys(published).length / Math.max(1, publishTurns) };
   } finally {
     for (const x of subs) x.close();
   }

@@ -37,6 +37,7 @@ export const SUITE: readonly SuiteBench[] = [
   { name: 'templates', file: 'templates.ts' },
   { name: 'turn preparation', file: 'turn-preparation.ts' },
   { name: 'turns and fan-out', file: 'turns.ts', onBothDatabases: true },
+  { name: 'fan-out write path', file: 'ws-write-path.ts' },
   { name: 'scripts', file: 'scripts.ts' },
   { name: 'triggers', file: 'triggers.ts' },
   { name: 'trigger regexes', file: 'trigger-regexes.ts' },

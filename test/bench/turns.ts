@@ -134,14 +134,23 @@ async function serverMain(): Promise<void> {
   // written). Ordered, like the streams: on PostgreSQL they take this instance's events from their
   // NOTIFY echo, which can come before the local delivery after the write (a negative latency).
   let published: Record<string, number> = {};
+  // Event-loop turns in which TextDeltas were published: deltas published together share a write per socket.
+  let publishTurns = 0;
+  let inTurn = false;
   services.bus.subscribe<TurnEventEnvelope>(TURN_EVENTS_TOPIC, (e) => {
-    if (e.type === 'TextDelta') published[e.id] = mono();
+    if (e.type !== 'TextDelta') return;
+    published[e.id] = mono();
+    if (inTurn) return;
+    inTurn = true;
+    publishTurns++;
+    setImmediate(() => (inTurn = false));
   }, { ordered: true });
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     if (line === 'times') {
-      process.stdout.write(`${JSON.stringify({ published, cpuMs: cpuMs() })}\n`);
+      process.stdout.write(`${JSON.stringify({ published, publishTurns, cpuMs: cpuMs() })}\n`);
       published = {};
+      publishTurns = 0;
     } else if (line === 'stop') {
       void (async () => {
         await vance.close();
@@ -319,11 +328,11 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   out(`\nTextDelta delivery latency over loopback, per (client, delta) pair; the offline answer of ~${s.longChars} chars gives ~${f(many.deltas, 0)} TextDelta batches per turn`);
   out('(from `at` = the event row\'s created_at, before publish, on the wall clock; from publish = where the server\'s streams take the event from its bus, on the monotonic clock both processes share)\n');
   out('(CPU µs per pair: the process\'s CPU time over the measured turns ÷ their (client, TextDelta) pairs — the cost of a delivery, which waiting on a loaded machine does not inflate)\n');
-  out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms | server CPU µs/pair | clients CPU µs/pair |');
-  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out('| subscribers | pairs | p50 ms from at | p99 ms from at | p50 ms from publish | p99 ms from publish | turn ms | server CPU µs/pair | clients CPU µs/pair | TextDeltas per publishing loop turn |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of results) {
     const perPair = (ms: number) => f((ms * 1000) / Math.max(1, r.atLat.length), 1);
-    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(percentile(r.atLat, 50))} | ${f(percentile(r.atLat, 99))} | ${f(percentile(r.pubLat, 50))} | ${f(percentile(r.pubLat, 99))} | ${f(r.turnMs, 0)} | ${perPair(r.serverCpuMs)} | ${perPair(r.clientCpuMs)} |`);
+    out(`| ${r.subscribers} | ${r.atLat.length} | ${f(percentile(r.atLat, 50))} | ${f(percentile(r.atLat, 99))} | ${f(percentile(r.pubLat, 50))} | ${f(percentile(r.pubLat, 99))} | ${f(r.turnMs, 0)} | ${perPair(r.serverCpuMs)} | ${perPair(r.clientCpuMs)} | ${f(r.deltasPerPublishTurn)} |`);
   }
   const fan = (name: string, m: number[], b: number[], p: number) => f(report.ratio('Fan-out, many ÷ 1 subscriber', name, percentile(m, p) / percentile(b, p)), 1);
   out(`\n${s.subscribers} ÷ 1 subscriber: p50 ${fan('p50 from at', many.atLat, one.atLat, 50)}×, p99 ${fan('p99 from at', many.atLat, one.atLat, 99)}× (from at); p50 ${fan('p50 from publish', many.pubLat, one.pubLat, 50)}×, p99 ${fan('p99 from publish', many.pubLat, one.pubLat, 99)}× (from publish)`);

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { NextOutlet } from './direct-next';
 import { MessagePacer } from './ws-message-pacer';
+import { textFrame } from './ws-text-frame';
 
 export interface PacedTransportOptions {
   /** Messages of one socket handed to graphql-ws per event-loop turn. */
@@ -39,7 +40,14 @@ export interface WsExtra {
  * data a client sent can look like it.
  */
 export class SerializedPayload {
+  private tailBytes: Buffer | null = null;
+
   constructor(readonly json: string) {}
+
+  /** The end of every `next` message of this payload, `<json>}` in UTF-8: encoded once, for all its subscribers. */
+  get tail(): Buffer {
+    return (this.tailBytes ??= Buffer.from(`${this.json}}`));
+  }
 
   toJSON(): string {
     spliced = this.json;
@@ -61,17 +69,23 @@ export function withSplicedPayload(data: string): string {
 
 /**
  * Where subscription `id`'s `next` messages go straight onto `socket` (direct-next.ts): the message
- * is the payload encoded once with the id spliced in, byte for byte what graphql-ws would send.
+ * is the payload encoded once with the id spliced in, byte for byte what graphql-ws would send,
+ * framed here from the payload's bytes shared by all its subscribers (ws-text-frame.ts).
  * A socket with more than DIRECT_WRITE_LIMIT bytes waiting takes nothing here: its messages go
  * graphql-ws's way, which waits for each write, so a slow reader cannot make us buffer without bound.
  */
 export function nextOutlet(socket: WebSocket, id: string): NextOutlet {
   const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  let headBytes: Buffer | null = null;
   return {
     write: (payload) => {
       if (socket.readyState !== socket.OPEN || socket.bufferedAmount > DIRECT_WRITE_LIMIT) return false;
       corkForThisTurn(socket);
-      socket.send(`${head}${payload.json}}`);
+      // Without extensions (permessage-deflate is off: ws-server.ts) ws's sender queues nothing and
+      // frames nothing differently, so a whole frame written on its socket is what send would write.
+      const raw = rawSocketOf(socket);
+      if (raw && socket.extensions === '') raw.write(textFrame(headBytes ??= Buffer.from(head), payload.tail));
+      else socket.send(`${head}${payload.json}}`);
       return true;
     },
   };
@@ -87,7 +101,7 @@ const DIRECT_WRITE_LIMIT = 1 << 20;
  * `_socket` is ws's own net.Socket (private in its types, stable across ws 8).
  */
 function corkForThisTurn(socket: WebSocket): void {
-  const raw = (socket as unknown as { _socket?: import('node:net').Socket })._socket;
+  const raw = rawSocketOf(socket);
   if (!raw || corked.has(raw)) return;
   raw.cork();
   corked.add(raw);
@@ -95,6 +109,10 @@ function corkForThisTurn(socket: WebSocket): void {
 }
 
 const corked = new Set<import('node:net').Socket>();
+
+function rawSocketOf(socket: WebSocket): import('node:net').Socket | undefined {
+  return (socket as unknown as { _socket?: import('node:net').Socket })._socket;
+}
 
 function uncorkAll(): void {
   for (const raw of corked) raw.uncork();
