@@ -68,7 +68,7 @@ describe.each(testDatabases())('statements of a warm turn ($name)', (driver) => 
     return plain ? `${plain[1]!.toUpperCase()} ${plain[2]}` : q.slice(0, 40);
   };
 
-  it('sendMessage → TurnFinished: 7 statements, one read of the chat log, every event and the reply in 2 writes', async () => {
+  it('sendMessage → TurnFinished: 6 statements, one read of the chat log, every event and the reply in 2 writes', async () => {
     for (let i = 0; i < 2; i++) expect(await turn(`warm up ${i}`)).toBe('TurnFinished');
     const dataSource = database.dataSource;
     const logger = dataSource.logger;
@@ -89,8 +89,8 @@ describe.each(testDatabases())('statements of a warm turn ($name)', (driver) => 
     }
     const own = statements.filter((q) => !/^(INSERT INTO lane_leases|DELETE FROM lane_leases|WITH up AS \(UPDATE lane_leases)/.test(q));
     expect(own.map(kind), own.join('\n')).toEqual([
-      'SELECT processes', // sendMessage: the process and its access
-      'ins: INSERT INTO process_inbox', // the message, the turn request and their events
+      // sendMessage: the message, the turn request and their events, only into the owner's IDLE process (no read before)
+      'guard: SELECT id',
       'proc: SELECT id', // beginTurn: the process read, the inbox taken into a RUNNING turn, the input logged
       'SELECT messages', // the chat log, composed
       'SELECT sessions', // the session's client tools
