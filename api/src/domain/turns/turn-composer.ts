@@ -91,13 +91,18 @@ export class TurnComposer {
     private readonly catalog: ModelCatalog,
   ) {}
 
-  /** `given`: the scope to compose in instead of the process's (a process not spawned yet: spawn-preview.ts). */
-  async compose(process: Process, engine: Engine, upcoming: readonly string[] = [], given?: CascadeScope): Promise<TurnComposition> {
+  /**
+   * `given`: the scope to compose in instead of the process's (a process not spawned yet: spawn-preview.ts).
+   * `readTools`: the session's client tools when the caller read them already (beginTurn does).
+   */
+  async compose(
+    process: Process, engine: Engine, upcoming: readonly string[] = [], given?: CascadeScope, readTools?: readonly ClientToolSpec[],
+  ): Promise<TurnComposition> {
     const { processes, templates, skills } = this.deps;
     // Both reads at once (two round trips in parallel on PostgreSQL's pool; issue 18).
     const [messages, registered] = await Promise.all([
       this.deps.store.listMessages(process.tenantId, process.id),
-      this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? [],
+      !this.deps.clientTools ? [] : readTools ?? this.deps.clientTools.toolsOf(process.tenantId, process.sessionId),
     ]);
     const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
     const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);

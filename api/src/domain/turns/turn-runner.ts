@@ -278,7 +278,7 @@ export class TurnRunner {
       if (taken.some((m) => m.sender === 'USER') && (Object.keys(running.guardRounds).length > 0 || hasLoopEntries(running.guardScratch))) {
         running = await processes.deps.store.update(tenantId, processId, (p) => ({ guardRounds: {}, guardScratch: clearLoops(p.guardScratch) }));
       }
-      let composition = await this.composer.compose(running, engine);
+      let composition = await this.composer.compose(running, engine, [], undefined, begun.clientTools);
       const task = taskOf(taken);
       // A start guard may activate a skill for this turn (seed 004 §1), one-shot like a trigger's.
       let activated: Process | null = null;
@@ -290,7 +290,7 @@ export class TurnRunner {
       const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '', undefined, activateSkill);
       for (const prompt of start) await addInput({ senderName: '_guard', content: prompt });
       // Composed again with the skill; its history now holds what the guards and the activation added.
-      if (activated) composition = await this.composer.compose(running = (await processes.deps.store.findProcess(tenantId, processId)) ?? running, engine);
+      if (activated) composition = await this.composer.compose(running = (await processes.deps.store.findProcess(tenantId, processId)) ?? running, engine, [], undefined, begun.clientTools);
       // The context budget (issue 8): history gives way, oldest first; the skills section never does.
       // Unless the guards added to it, the composition's own fit is the turn's (computed once).
       const fit = activated || start.length > 0
