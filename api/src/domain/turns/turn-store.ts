@@ -58,6 +58,8 @@ export interface BegunTurn {
   readonly taken: TakenMessage[];
   /** The session's client tools as the turn began, when the store reads them with it (one read less, issue 18). */
   readonly clientTools?: readonly ClientToolSpec[];
+  /** The chat log as the turn began, its input logged, when the store reads it with it (one read less, issue 18). */
+  readonly log?: readonly ChatLogMessage[];
 }
 
 /** A turn of the process is still RUNNING, so no other may begin (the lane holder ends it first). */
