@@ -14,8 +14,10 @@ import { ADMIN_TOKEN } from './harness';
  * What a warm turn costs the database (issue 13's turn rows, issue 18 item 1): sendMessage through
  * TurnFinished, counted as the statements TypeORM sends, exactly. Issue 13: 35 (7 reads of the process, 4 of
  * the owner's identity, a transaction per turn request, one INSERT per event); before issue 18: 12
- * (TurnStarted, the reply, its text and TurnFinished each a statement of their own); then 9; now 7 (the
- * lane's read of the process is beginTurn's, and a reply that ran no tool does not read it again). The lane
+ * (TurnStarted, the reply, its text and TurnFinished each a statement of their own); then 9; then 7 (the
+ * lane's read of the process is beginTurn's, and a reply that ran no tool does not read it again); now 4
+ * (sendMessage writes without reading the process first; the session's client tools and the chat log
+ * come with beginTurn). The lane
  * lease's statements (PostgreSQL) are the lane's, not the turn's, and are left out; the bus's own
  * NOTIFYs go through its own pool and are not seen here.
  */
@@ -68,7 +70,7 @@ describe.each(testDatabases())('statements of a warm turn ($name)', (driver) => 
     return plain ? `${plain[1]!.toUpperCase()} ${plain[2]}` : q.slice(0, 40);
   };
 
-  it('sendMessage → TurnFinished: 7 statements, one read of the chat log, every event and the reply in 2 writes', async () => {
+  it('sendMessage → TurnFinished: 4 statements, the chat log read with the turn, every event and the reply in 2 writes', async () => {
     for (let i = 0; i < 2; i++) expect(await turn(`warm up ${i}`)).toBe('TurnFinished');
     const dataSource = database.dataSource;
     const logger = dataSource.logger;
@@ -89,11 +91,9 @@ describe.each(testDatabases())('statements of a warm turn ($name)', (driver) => 
     }
     const own = statements.filter((q) => !/^(INSERT INTO lane_leases|DELETE FROM lane_leases|WITH up AS \(UPDATE lane_leases)/.test(q));
     expect(own.map(kind), own.join('\n')).toEqual([
-      'SELECT processes', // sendMessage: the process and its access
-      'ins: INSERT INTO process_inbox', // the message, the turn request and their events
-      'proc: SELECT id', // beginTurn: the process read, the inbox taken into a RUNNING turn, the input logged
-      'SELECT messages', // the chat log, composed
-      'SELECT sessions', // the session's client tools
+      // sendMessage: the message, the turn request and their events, only into the owner's IDLE process (no read before)
+      'guard: SELECT id',
+      'proc: SELECT id', // beginTurn: the process, its session's client tools and the chat log read, the inbox taken into a RUNNING turn, the input logged
       'fence: SELECT events', // TurnStarted, SkillVerdicts, PromptComposed
       // (no read of the process after a reply that ran no tool and has no guards: it is the one read at the start)
       'done: UPDATE turns', // the reply, its TextDelta, the final state and TurnFinished

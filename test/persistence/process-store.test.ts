@@ -367,6 +367,27 @@ describe.each(testDatabases())('TypeOrmProcessStore ($name)', (driver) => {
       expect(await count(`SELECT count(*) AS n FROM process_inbox WHERE content = 'sneak'`)).toBe(0);
     });
 
+    // issue 18: sendMessage queues without reading the process first; the statement itself refuses.
+    it('queues for the owner only into their IDLE process, and refuses everything else writing nothing', async () => {
+      const s = (await store.openSession(acme, p, alice, 'owner-queue')).id;
+      const open = await store.createProcess(newProcess(s, 'owner-open'));
+      const closed = await store.createProcess(newProcess(s, 'owner-closed'));
+      await store.update(acme, closed.id, () => ({ status: 'CLOSED' }));
+      const msg = (content: string) => [{ sender: 'USER' as const, senderName: 'x', content }];
+      const announce = () => [{ type: 'TURN_SCHEDULED' as const, reason: 'test' }];
+      const queued = await store.queueIfIdleOwner(acme, open.id, alice, msg('owner-ok'), announce);
+      expect(queued?.queued.map((m) => m.content)).toEqual(['owner-ok']);
+      expect(queued?.process.turnRequestedAt).toEqual(expect.any(Date));
+      expect(await store.queueIfIdleOwner(acme, open.id, bob, msg('owner-not-bob'), announce)).toBeNull();
+      expect(await store.queueIfIdleOwner(acme, closed.id, alice, msg('owner-closed'), announce)).toBeNull();
+      expect(await store.queueIfIdleOwner(globex, open.id, alice, msg('owner-tenant'), announce)).toBeNull();
+      expect(await store.queueIfIdleOwner(acme, NO_SUCH_ID, alice, msg('owner-none'), announce)).toBeNull();
+      expect(await store.queueIfIdleOwner(acme, open.id, 'nope', msg('owner-nope'), announce)).toBeNull();
+      expect(await count(`SELECT count(*) AS n FROM process_inbox WHERE content LIKE 'owner-%'`)).toBe(1);
+      expect(await count(`SELECT count(*) AS n FROM process_events WHERE process_id IN ($1, $2)`, [open.id, closed.id])).toBe(1);
+      expect((await store.findProcess(acme, closed.id))?.turnRequestedAt).toBeNull();
+    });
+
     it.runIf(driver.name === 'postgres')('queues updates on the row lock without blocking inbox appends', async () => {
       // Another transaction holds the lock update() takes (FOR NO KEY UPDATE). update() must wait
       // for it; an append must not (its foreign-key check takes KEY SHARE, which only FOR UPDATE

@@ -172,4 +172,38 @@ describe.each(testDatabases())('TypeOrmTurnStore ($name)', (driver) => {
     expect((await turns.listMessages(acme, process.id)).map((m) => m.content)).toEqual([...before.map((m) => m.content), 'read-on 1']);
     expect((await other.listMessages(acme, process.id)).map((m) => m.content)).toEqual([...before.map((m) => m.content), 'read-on 1']);
   });
+
+  // issue 18: the chat log and the session's client tools come with beginTurn (no read of their own).
+  it('beginTurn brings the whole chat log with the input logged, read on; a log that changed behind it is not brought', async () => {
+    const other = new TypeOrmTurnStore(db.dataSource);
+    const whole = async () => (await turns.listMessages(acme, process.id)).map((m) => m.content);
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'with-turn 1' });
+    const first = (await turns.beginTurn(acme, process.id))!;
+    expect(first.clientTools).toEqual([]);
+    expect(first.log?.map((m) => m.content)).toEqual(await whole());
+    expect(first.log?.at(-1)).toMatchObject({ role: 'user', content: 'with-turn 1', turnId: first.turn.id, seq: expect.any(String), createdAt: expect.any(Date) });
+    await turns.appendMessage(acme, process.id, first.turn.id, { role: 'assistant', senderName: 'w', content: 'with-turn reply', toolCall: { kind: 'calls', calls: [{ id: 'c9', name: 't', arguments: {} }] } });
+    expect(await turns.finishTurn(acme, first.turn.id, { status: 'FINISHED' })).toBe(true);
+    const known = await turns.listMessages(acme, process.id);
+    // Read on: the rows read before are the same objects, then the reply and the new input.
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'with-turn 2' });
+    const second = (await turns.beginTurn(acme, process.id))!;
+    expect(second.log?.slice(0, known.length).every((m, i) => m === known[i])).toBe(true);
+    expect(second.log?.slice(known.length).map((m) => m.content)).toEqual(['with-turn 2']);
+    expect(second.log?.at(-2)?.toolCall).toEqual({ kind: 'calls', calls: [{ id: 'c9', name: 't', arguments: {} }] });
+    // Another instance fails that turn (its row goes) and runs the next: this one's count no longer matches.
+    expect(await other.finishTurn(acme, second.turn.id, { status: 'FAILED' })).toBe(true);
+    const third = (await other.beginTurn(acme, process.id))!;
+    expect(await other.finishTurn(acme, third.turn.id, { status: 'FAILED' })).toBe(true);
+    await turns.appendMessage(acme, process.id, null, { role: 'user', senderName: 'x', content: 'with-turn elsewhere', toolCall: null });
+    const fourth = (await turns.beginTurn(acme, process.id))!;
+    expect(fourth.log).toBeUndefined();
+    expect(await whole()).toEqual([...known.map((m) => m.content), 'with-turn elsewhere', 'with-turn 2']);
+    expect(await turns.finishTurn(acme, fourth.turn.id, { status: 'FINISHED' })).toBe(true);
+    // Read whole once, it is brought again.
+    await processes.appendPending(acme, process.id, { sender: 'USER', senderName: 'alice', content: 'with-turn 3' });
+    const fifth = (await turns.beginTurn(acme, process.id))!;
+    expect(fifth.log?.map((m) => m.content)).toEqual(await whole());
+    expect(await turns.finishTurn(acme, fifth.turn.id, { status: 'FINISHED' })).toBe(true);
+  });
 });

@@ -88,6 +88,32 @@ export class ChatLogReader {
     return this.keep(key, messages, charsOf(messages));
   }
 
+  /**
+   * Where a read of the log elsewhere (beginTurn, issue 18: the chat log comes with the turn) starts:
+   * after `lastSeq`, expecting `count` rows up to it. From the start ('0', 0) for a log not kept.
+   */
+  position(tenantId: string, processId: string): { lastSeq: string; count: number } {
+    const known = this.known.get(`${tenantId}/${processId}`);
+    return known ? { lastSeq: known.lastSeq, count: known.messages.length } : { lastSeq: '0', count: 0 };
+  }
+
+  /**
+   * The rows after `from` read elsewhere with the count `kept` of those up to it: the whole log, kept
+   * as `list` keeps it. Null when the count is not `from`'s (the log changed behind it): the log is
+   * forgotten, and the next `list` reads it whole.
+   */
+  accept(tenantId: string, processId: string, from: { lastSeq: string; count: number }, kept: number, rows: readonly MessageRow[]): ChatLogMessage[] | null {
+    const key = `${tenantId}/${processId}`;
+    const known = this.known.get(key);
+    if (kept !== from.count || (known ? known.lastSeq !== from.lastSeq : from.count !== 0)) {
+      this.known.delete(key);
+      return null;
+    }
+    const added = rows.map(toMessage);
+    const before = known?.messages ?? [];
+    return this.keep(key, added.length === 0 ? before : [...before, ...added], (known?.chars ?? 0) + charsOf(added));
+  }
+
   private keep(key: string, messages: readonly ChatLogMessage[], chars: number): ChatLogMessage[] {
     this.known.set(key, { messages, lastSeq: messages.at(-1)?.seq ?? '0', chars });
     // A copy: the caller may change its array, not the one kept.

@@ -59,7 +59,7 @@ export class TypeOrmClientToolStore implements ClientToolStore {
     );
     const row = rows[0];
     if (!row || !Array.isArray(row.client_tools) || !row.client_tools_at) return null;
-    return { sessionId, tools: row.client_tools.flatMap(toSpec), registeredAt: row.client_tools_at };
+    return { sessionId, tools: registeredTools(row), registeredAt: row.client_tools_at };
   }
 
   async createCall(call: NewClientToolCall): Promise<ClientToolCall> {
@@ -112,6 +112,11 @@ export class TypeOrmClientToolStore implements ClientToolStore {
     );
     return rows.length > 0;
   }
+}
+
+/** A session row's registered tools (none without a registration); beginTurn reads them too. */
+export function registeredTools(row: { client_tools: unknown; client_tools_at: Date | string | null }): ClientToolSpec[] {
+  return Array.isArray(row.client_tools) && row.client_tools_at ? row.client_tools.flatMap(toSpec) : [];
 }
 
 function toSpec(value: unknown): ClientToolSpec[] {

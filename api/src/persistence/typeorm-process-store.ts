@@ -240,7 +240,22 @@ export class TypeOrmProcessStore implements ProcessStore {
   async queue(
     tenantId: string, processId: string, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
   ): Promise<{ process: Process; queued: PendingMessage[] }> {
-    if (!isUuid(tenantId) || !isUuid(processId)) throw new NotFoundError('Process', processId);
+    const result = await this.queueWhere(tenantId, processId, null, messages, announce);
+    if (!result) throw new NotFoundError('Process', processId);
+    return result;
+  }
+
+  queueIfIdleOwner(
+    tenantId: string, processId: string, ownerId: string, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
+  ): Promise<{ process: Process; queued: PendingMessage[] } | null> {
+    return isUuid(ownerId) ? this.queueWhere(tenantId, processId, ownerId, messages, announce) : Promise.resolve(null);
+  }
+
+  /** `queue`; with `ownerId`, only into an IDLE process of that owner (null otherwise). */
+  private async queueWhere(
+    tenantId: string, processId: string, ownerId: string | null, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
+  ): Promise<{ process: Process; queued: PendingMessage[] } | null> {
+    if (!isUuid(tenantId) || !isUuid(processId)) return null;
     // The ids are chosen here, so that the events about the messages are written by the same statement.
     const queuing = messages.map((m): QueuingMessage => ({ id: randomUUID(), sender: m.sender, senderName: m.senderName, content: m.content }));
     const events = announce ? announce(queuing) : [];
@@ -258,11 +273,16 @@ export class TypeOrmProcessStore implements ProcessStore {
       // One statement: the messages in order, the turn request set unless it already is (its time
       // is the oldest waiting request's), and the events. The row is the process after it, once per message.
       // A lost connection: the first message's id says whether the statement committed (confirm-write.ts).
+      // `guard` locks the row first: a status or owner that changes meanwhile is re-checked on the
+      // newest row there, before any message is in.
       result = await confirmedWrite('the message', async () => shaped(await announcedWrite(this.notifier, () => queryPrepared(this.dataSource,
-        `WITH ins AS (
+        `WITH guard AS (
+           SELECT id FROM processes WHERE tenant_id = $1 AND id = $2
+             AND ($8::uuid IS NULL OR (status = 'IDLE' AND user_id = $8::uuid)) FOR NO KEY UPDATE),
+         ins AS (
            INSERT INTO process_inbox (id, tenant_id, process_id, sender, sender_name, content)
            SELECT (x.m->>'id')::uuid, $1, $2, x.m->>'sender', x.m->>'senderName', x.m->>'content'
-           FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(m, n) ORDER BY x.n
+           FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(m, n) WHERE EXISTS (SELECT 1 FROM guard) ORDER BY x.n
            RETURNING ${PENDING_COLUMNS}, seq),
          up AS (
            UPDATE processes SET turn_requested_at = COALESCE(turn_requested_at, clock_timestamp()),
@@ -275,12 +295,12 @@ export class TypeOrmProcessStore implements ProcessStore {
            (SELECT jsonb_agg(jsonb_build_object('id', id::text, 'tenant_id', tenant_id, 'process_id', process_id, 'event', event, 'created_at', created_at) ORDER BY id)
              FROM ev) AS p_events
          FROM ins CROSS JOIN up CROSS JOIN (SELECT count(*) FROM sent) n ORDER BY ins.seq`,
-        [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.events.notifyParams],
+        [tenantId, processId, JSON.stringify(queuing), JSON.stringify(events), ...this.events.notifyParams, ownerId],
       ))), () => this.queuedEarlier(tenantId, processId, queuing));
     } catch (err) {
       throw translateDbError(err, { fk_process_inbox_process: ['Process', processId] });
     }
-    if (!result) throw new NotFoundError('Process', processId);
+    if (!result) return null;
     this.events.deliver(result.events);
     return { process: result.process, queued: result.queued };
   }

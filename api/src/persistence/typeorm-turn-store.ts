@@ -24,6 +24,7 @@ import type {
 } from '../domain/turns/turn';
 import { StaleTurnError, type BegunTurn, type TurnStore } from '../domain/turns/turn-store';
 import { PROCESS_COLUMNS, toProcess, type ProcessRow } from './process-rows';
+import { registeredTools } from './typeorm-client-tool-store';
 import type { FinishReason, ModelUsage } from '../domain/llm/model-provider';
 import { TURN_EVENTS_TOPIC } from '../domain/turns/turn';
 import type { InputRestore } from '../domain/turns/turn-retry';
@@ -143,7 +144,16 @@ export class TypeOrmTurnStore implements TurnStore {
     // turn's own (issue 18: it was a statement of its own before this one, on the same lane).
     // Not while an earlier turn of the process is still RUNNING: on the lane, such a turn is stale
     // (its final write failed), and it ends first, so that two turns never overlap (fault suite).
-    const rows: (ProcessRow & { turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean })[] = await queryPrepared(this.dataSource,
+    // The session's client tools come with it: the composition offers them (one statement less).
+    // So does the chat log, read on from where this instance last read it (chat-log-reader.ts): the
+    // rows after it and the rows this statement logs (which its own reads cannot see), and the count
+    // of the rows up to it.
+    type BeginRow = ProcessRow & {
+      turn: TurnRow | null; taken: TakenMessage[] | null; stale: boolean; client_tools: unknown; client_tools_at: Date | string | null;
+      kept: string | number | null; log: MessageRow[] | null;
+    };
+    const from = this.chatLogs.position(tenantId, processId);
+    const rows: BeginRow[] = await queryPrepared(this.dataSource,
       `WITH proc AS (SELECT ${PROCESS_COLUMNS} FROM processes WHERE tenant_id = $1 AND id = $2),
        idle AS (SELECT engine FROM proc WHERE status = 'IDLE'),
        stale AS (SELECT EXISTS (SELECT 1 FROM turns WHERE tenant_id = $1 AND process_id = $2 AND status = 'RUNNING')
@@ -160,17 +170,23 @@ export class TypeOrmTurnStore implements TurnStore {
        turn AS (INSERT INTO turns (tenant_id, process_id, engine, input) SELECT $1, $2, idle.engine, input.messages FROM input CROSS JOIN idle
          RETURNING ${TURN_COLUMNS}),
        logged AS (INSERT INTO messages (tenant_id, process_id, role, sender_name, content, turn_id)
-         SELECT $1, $2, 'user', taken.sender_name, taken.content, turn.id FROM taken CROSS JOIN turn ORDER BY taken.seq)
+         SELECT $1, $2, 'user', taken.sender_name, taken.content, turn.id FROM taken CROSS JOIN turn ORDER BY taken.seq
+         RETURNING messages.seq AS n, ${MESSAGE_COLUMNS}),
+       log AS (SELECT messages.seq AS n, ${MESSAGE_COLUMNS} FROM messages
+         WHERE tenant_id = $1 AND process_id = $2 AND seq > $5::bigint AND EXISTS (SELECT 1 FROM turn))
        SELECT proc.*, (SELECT to_jsonb(turn) FROM turn) AS turn, (SELECT messages FROM input) AS taken, (SELECT count(*) FROM cleared) AS cleared,
-         (SELECT found FROM stale) AS stale
-       FROM (VALUES (1)) AS one LEFT JOIN proc ON true`,
+         (SELECT found FROM stale) AS stale, s.client_tools, s.client_tools_at,
+         (SELECT count(*) FROM messages WHERE tenant_id = $1 AND process_id = $2 AND seq <= $5::bigint AND EXISTS (SELECT 1 FROM turn)) AS kept,
+         (SELECT jsonb_agg(to_jsonb(l) - 'n' ORDER BY l.n) FROM (SELECT * FROM log UNION ALL SELECT * FROM logged) l) AS log
+       FROM (VALUES (1)) AS one LEFT JOIN proc ON true LEFT JOIN sessions s ON s.tenant_id = $1 AND s.id = proc.session_id`,
       // Fenced (issue 14): a lane whose lease was taken over takes nothing (the new holder will).
-      [tenantId, processId, fenceTokenFor(processId), processId],
+      [tenantId, processId, fenceTokenFor(processId), processId, from.lastSeq],
     );
     const row = rows[0];
     if (row?.stale) throw new StaleTurnError(processId);
     if (!row?.id || !row.turn || !row.taken) return null;
-    return { process: toProcess(row), turn: toTurn(row.turn), taken: row.taken };
+    const log = this.chatLogs.accept(tenantId, processId, from, Number(row.kept), row.log ?? []);
+    return { process: toProcess(row), turn: toTurn(row.turn), taken: row.taken, clientTools: registeredTools(row), ...(log ? { log } : {}) };
   }
 
   async appendMessage(tenantId: string, processId: string, turnId: string | null, message: NewChatLogMessage): Promise<ChatLogMessage> {

@@ -19,7 +19,7 @@ import { preview, type ProcessEvents } from './process-events';
 import { toStorable } from '../shared/storable-text';
 import type { ProcessLane } from './process-lane';
 import type { ProcessSpawner, SpawnRequest } from './process-spawner';
-import type { NewPendingMessage, ProcessStore } from './process-store';
+import type { NewPendingMessage, ProcessStore, QueuingMessage } from './process-store';
 
 export interface SpawnProcessInput extends SpawnRequest {
   readonly project: string;
@@ -170,17 +170,33 @@ export class ProcessService {
 
   /** Appends to the inbox and schedules a turn (turn execution is the engines' job). Returns the process after it. */
   async queue(process: Process, messages: readonly NewPendingMessage[], reason: string, about: { readonly private?: boolean } = {}): Promise<{ process: Process; queued: PendingMessage[] }> {
-    const mark = (e: ProcessEvent): ProcessEvent => (about.private ? { ...e, private: true } : e);
     if (messages.length === 0) return { process, queued: [] };
+    const { storable, announce } = this.queuing(messages, reason, about);
+    return this.deps.store.queue(process.tenantId, process.id, storable, announce);
+  }
+
+  /**
+   * `queue` for the process's owner, without reading it first (issue 18: one statement less per
+   * message): queued only while it is IDLE and theirs — the owner may always see it, so the access
+   * check holds. Null, with nothing queued, otherwise; the caller reads the process to say why.
+   */
+  queueAsOwner(principal: Principal, processId: string, messages: readonly NewPendingMessage[], reason: string): Promise<{ process: Process; queued: PendingMessage[] } | null> {
+    const { storable, announce } = this.queuing(messages, reason, {});
+    return this.deps.store.queueIfIdleOwner(principal.tenant.id, processId, principal.user.id, storable, announce);
+  }
+
+  private queuing(messages: readonly NewPendingMessage[], reason: string, about: { readonly private?: boolean }) {
+    const mark = (e: ProcessEvent): ProcessEvent => (about.private ? { ...e, private: true } : e);
     for (const message of messages) checkMessageLength(message.content);
     // Callers' text was checked at the API; guards, scripts and child reports are made storable (issue 13).
     const storable = messages.map((m) => ({ ...m, content: toStorable(m.content).text }));
     // The messages, the turn request and their events in one statement: a failed write queued and announced nothing,
     // a committed one is announced with its commit (issue 14).
-    return this.deps.store.queue(process.tenantId, process.id, storable, (queuing) => [
+    const announce = (queuing: readonly QueuingMessage[]): ProcessEvent[] => [
       ...queuing.map((m) => mark({ type: 'MESSAGE_QUEUED', messageId: m.id, sender: m.sender, senderName: m.senderName, preview: preview(m.content) })),
       mark({ type: 'TURN_SCHEDULED', reason }),
-    ]);
+    ];
+    return { storable, announce };
   }
 
   private async projectScope(principal: Principal, project: string): Promise<{ scope: CascadeScope; projectId: string }> {

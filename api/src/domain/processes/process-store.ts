@@ -62,6 +62,14 @@ export interface ProcessStore extends ProcessEventLog {
   queue(
     tenantId: string, processId: string, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
   ): Promise<{ process: Process; queued: PendingMessage[] }>;
+  /**
+   * `queue`, only while the process is IDLE and owned by `ownerId` — checked by the statement that
+   * writes, so an owner's message needs no read before it (issue 18). Null, with nothing written,
+   * otherwise (an unknown process too): the caller reads the process to say why.
+   */
+  queueIfIdleOwner(
+    tenantId: string, processId: string, ownerId: string, messages: readonly NewPendingMessage[], announce?: (queued: readonly QueuingMessage[]) => readonly ProcessEvent[],
+  ): Promise<{ process: Process; queued: PendingMessage[] } | null>;
   listPending(tenantId: string, processId: string): Promise<PendingMessage[]>;
 }
 

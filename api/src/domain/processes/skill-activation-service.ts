@@ -166,10 +166,15 @@ export class SkillActivationService {
     const { processes } = this.deps;
     // First: a refusal must change nothing, and nothing should read an over-long text (issue 13).
     checkMessageLength(text);
+    const message = [{ sender: 'USER' as const, senderName: principal.user.login, content: text }];
+    // The usual case in one statement; a refusal reads the process to say why (or queues after all,
+    // when it became IDLE since).
+    const direct = await processes.queueAsOwner(principal, processId, message, 'User message.');
+    if (direct) return direct.queued[0]!;
     const process = await processes.get(principal, processId);
     if (process.status !== 'IDLE') throw new ProcessNotActiveError(process.name, process.status);
     if (!isOwner(principal, process)) throw new OwnerOnlyTurnError(process.name, 'a message');
-    const { queued } = await processes.queue(process, [{ sender: 'USER', senderName: principal.user.login, content: text }], 'User message.');
+    const { queued } = await processes.queue(process, message, 'User message.');
     return queued[0]!;
   }
 

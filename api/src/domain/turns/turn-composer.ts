@@ -21,6 +21,7 @@ import { unresolvedReason } from '../tools/unresolved-tools';
 import type { ServerTool } from '../tools/server-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ClientToolSpec } from '../client-tools/client-tool';
+import type { ChatLogMessage } from './turn';
 import { budgetCatalog, fitContext, PendingOpenSkills, skillPickerTools, type BudgetedCatalog, type FittedContext, type SkillVerdict } from '../activation';
 import { newestFirst } from '../processes/triggers/trigger-match';
 import { composeSkillsSection } from '../processes/turn-preparation/skills-section';
@@ -91,13 +92,21 @@ export class TurnComposer {
     private readonly catalog: ModelCatalog,
   ) {}
 
-  /** `given`: the scope to compose in instead of the process's (a process not spawned yet: spawn-preview.ts). */
-  async compose(process: Process, engine: Engine, upcoming: readonly string[] = [], given?: CascadeScope): Promise<TurnComposition> {
+  /**
+   * `given`: the scope to compose in instead of the process's (a process not spawned yet: spawn-preview.ts).
+   * `read`: what the caller read already and is still so (beginTurn reads the session's client tools
+   * and the chat log).
+   */
+  async compose(
+    process: Process, engine: Engine, upcoming: readonly string[] = [], given?: CascadeScope,
+    read: { readonly tools?: readonly ClientToolSpec[]; readonly log?: readonly ChatLogMessage[] } = {},
+  ): Promise<TurnComposition> {
     const { processes, templates, skills } = this.deps;
+    const readTools = read.tools;
     // Both reads at once (two round trips in parallel on PostgreSQL's pool; issue 18).
     const [messages, registered] = await Promise.all([
-      this.deps.store.listMessages(process.tenantId, process.id),
-      this.deps.clientTools?.toolsOf(process.tenantId, process.sessionId) ?? [],
+      read.log ? [...read.log] : this.deps.store.listMessages(process.tenantId, process.id),
+      !this.deps.clientTools ? [] : readTools ?? this.deps.clientTools.toolsOf(process.tenantId, process.sessionId),
     ]);
     const said = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content);
     const scan = newestFirst([...said, ...upcoming], MAX_SCAN_DEPTH);

@@ -270,7 +270,9 @@ export class TurnRunner {
       const engine = this.engineOf(process);
       const principal = await this.deps.principalOf(tenantId, process.userId);
       // The pre-turn hook (seed 000 §4a): the taken messages' auto-triggers, on this lane (skill-activation-service.ts).
+      let logged = begun.log;
       const addInput = async (m: { senderName: string; content: string }): Promise<void> => {
+        logged = undefined; // the log read with the turn is behind now
         await store.appendMessage(tenantId, processId, turn.id, storableMessage({ role: 'user', senderName: m.senderName, content: m.content, toolCall: null }).message);
       };
       let running = await this.deps.activation.beforeTurn(principal, process, taken, addInput);
@@ -278,7 +280,7 @@ export class TurnRunner {
       if (taken.some((m) => m.sender === 'USER') && (Object.keys(running.guardRounds).length > 0 || hasLoopEntries(running.guardScratch))) {
         running = await processes.deps.store.update(tenantId, processId, (p) => ({ guardRounds: {}, guardScratch: clearLoops(p.guardScratch) }));
       }
-      let composition = await this.composer.compose(running, engine);
+      let composition = await this.composer.compose(running, engine, [], undefined, { tools: begun.clientTools, log: logged });
       const task = taskOf(taken);
       // A start guard may activate a skill for this turn (seed 004 §1), one-shot like a trigger's.
       let activated: Process | null = null;
@@ -290,7 +292,7 @@ export class TurnRunner {
       const start = await this.runGuards('start', running, composition, principal, turn.id, sink, task, '', undefined, activateSkill);
       for (const prompt of start) await addInput({ senderName: '_guard', content: prompt });
       // Composed again with the skill; its history now holds what the guards and the activation added.
-      if (activated) composition = await this.composer.compose(running = (await processes.deps.store.findProcess(tenantId, processId)) ?? running, engine);
+      if (activated) composition = await this.composer.compose(running = (await processes.deps.store.findProcess(tenantId, processId)) ?? running, engine, [], undefined, { tools: begun.clientTools });
       // The context budget (issue 8): history gives way, oldest first; the skills section never does.
       // Unless the guards added to it, the composition's own fit is the turn's (computed once).
       const fit = activated || start.length > 0

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors';
+import type { ClientToolSpec } from '../client-tools/client-tool';
 import type { Process } from '../processes/process';
 import type { ChatLogMessage, NewChatLogMessage, NewTurnEvent, TakenMessage, Turn, TurnEvent, TurnOutcome } from './turn';
 
@@ -55,6 +56,10 @@ export interface BegunTurn {
   readonly process: Process;
   readonly turn: Turn;
   readonly taken: TakenMessage[];
+  /** The session's client tools as the turn began, when the store reads them with it (one read less, issue 18). */
+  readonly clientTools?: readonly ClientToolSpec[];
+  /** The chat log as the turn began, its input logged, when the store reads it with it (one read less, issue 18). */
+  readonly log?: readonly ChatLogMessage[];
 }
 
 /** A turn of the process is still RUNNING, so no other may begin (the lane holder ends it first). */
