@@ -80,12 +80,16 @@ describe.runIf(postgres)('a write whose reply is lost after its commit (PostgreS
     const stream = turnEventStream(bus, reader, target, null);
     const seen: TurnEvent[] = [];
     try {
+      await viaProxy.dataSource.query('SELECT 1');
       proxy.loseNextReply();
       const appended = await writer.appendEvents(tenantId, target.id, begun.turn.id, [{ type: 'TextDelta', payload: { text: 'hi' } }]).then(() => null, (err: unknown) => err);
       expect(isConnectionLoss(appended), String(appended)).toBe(true);
       const delta = await until(stream, 'TextDelta', seen);
       expect(delta.payload).toEqual({ text: 'hi' });
 
+      // The loss took the pool's one connection; open the next one first, so that the bytes lost
+      // are the finish's reply, not a new connection's handshake (the pool opens connections lazily).
+      await viaProxy.dataSource.query('SELECT 1');
       proxy.loseNextReply();
       const finished = await writer.finishTurn(tenantId, begun.turn.id, { status: 'FINISHED', finishReason: 'stop', end: { type: 'TurnFinished', payload: { finishReason: 'stop' } } })
         .then(() => null, (err: unknown) => err);
