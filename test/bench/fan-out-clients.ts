@@ -112,14 +112,9 @@ function subscribeRaw(url: string, processId: string): Subscriber {
   let socket: RawWs;
   let isAcked = false;
   const { sub, acked, fail } = subscriberState(() => socket.close(1000));
+  const protocol: Protocol = { sub, processId, send: (text) => socket.send(text), acked: () => { isAcked = true; acked(); }, fail };
   const open = (attempt: number): void => {
-    let retried = false;
-    const retry = (error: unknown): void => {
-      if (retried) return;
-      retried = true;
-      if (isAcked || attempt >= CONNECT_ATTEMPTS) return fail(error);
-      setTimeout(() => open(attempt + 1), 200 * attempt);
-    };
+    const retry = retrier(attempt, () => isAcked, fail, open);
     socket = rawWebSocket(url, 'graphql-transport-ws', {
       open: () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${TOKEN}` } })),
       error: (err) => (isAcked ? fail(err) : retry(err)),
@@ -131,13 +126,7 @@ function subscribeRaw(url: string, processId: string): Subscriber {
         const recv = recvMono + WALL_MINUS_MONO;
         for (let i = 0; i < starts.length; i++) {
           const msg = JSON.parse(buf.toString('utf8', starts[i], ends[i])) as Message;
-          if (msg.type === 'next') onNext(sub, msg, recv, recvMono);
-          else if (msg.type === 'connection_ack') {
-            isAcked = true;
-            socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: processId } } }));
-            acked();
-          } else if (msg.type === 'ping') socket.send('{"type":"pong"}');
-          else if (msg.type === 'error') fail(msg.payload);
+          onProtocolMessage(msg, recv, recvMono, protocol);
         }
       },
     });
@@ -168,18 +157,10 @@ function subscribeWs(url: string, processId: string): Subscriber {
   let socket: WebSocket;
   let isAcked = false;
   const { sub, acked, fail } = subscriberState(() => socket.close(1000));
+  const protocol: Protocol = { sub, processId, send: (text) => socket.send(text), acked: () => { isAcked = true; acked(); }, fail };
   const open = (attempt: number): void => {
     socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws', { perMessageDeflate: false });
-    let retried = false;
-    // Before its ack a connection is tried again, as graphql-ws's client does with retries: on a
-    // machine at load 15–25, the server's 3 s connection_init wait (graphql-ws's default) closed
-    // sockets with 4408 while their init was queued, and a few connects were reset.
-    const retry = (error: unknown): void => {
-      if (retried) return;
-      retried = true;
-      if (isAcked || attempt >= CONNECT_ATTEMPTS) return fail(error);
-      setTimeout(() => open(attempt + 1), 200 * attempt);
-    };
+    const retry = retrier(attempt, () => isAcked, fail, open);
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${TOKEN}` } })));
     socket.on('error', (err) => (isAcked ? fail(err) : retry(err)));
     socket.on('close', (code, reason) => {
@@ -190,27 +171,54 @@ function subscribeWs(url: string, processId: string): Subscriber {
   const onMessage = (data: WebSocket.RawData): void => {
     const recv = now();
     const recvMono = mono();
-    const msg = JSON.parse(String(data)) as Message;
-    switch (msg.type) {
-      case 'next':
-        return onNext(sub, msg, recv, recvMono);
-      case 'connection_ack':
-        isAcked = true;
-        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: processId } } }));
-        return acked();
-      case 'ping':
-        return socket.send('{"type":"pong"}');
-      case 'error':
-        return fail(msg.payload);
-      default:
-        return undefined;
-    }
+    onProtocolMessage(JSON.parse(String(data)) as Message, recv, recvMono, protocol);
   };
   open(1);
   return sub;
 }
 
+/** What the graphql-transport-ws protocol needs of a subscriber's connection, whichever client carries it. */
+interface Protocol {
+  readonly sub: Subscriber;
+  readonly processId: string;
+  send(text: string): void;
+  acked(): void;
+  fail(error: unknown): void;
+}
+
+/** One server message: a `next` is recorded, the ack answered with the subscription, a ping with a pong. */
+function onProtocolMessage(msg: Message, recv: number, recvMono: number, protocol: Protocol): void {
+  switch (msg.type) {
+    case 'next':
+      return onNext(protocol.sub, msg, recv, recvMono);
+    case 'connection_ack':
+      protocol.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: protocol.processId } } }));
+      return protocol.acked();
+    case 'ping':
+      return protocol.send('{"type":"pong"}');
+    case 'error':
+      return protocol.fail(msg.payload);
+    default:
+      return undefined;
+  }
+}
+
 const CONNECT_ATTEMPTS = 5;
+
+/**
+ * Before its ack a connection is tried again, as graphql-ws's client does with retries: on a
+ * machine at load 15–25, the server's 3 s connection_init wait (graphql-ws's default) closed
+ * sockets with 4408 while their init was queued, and a few connects were reset. Once per attempt.
+ */
+function retrier(attempt: number, isAcked: () => boolean, fail: (error: unknown) => void, open: (attempt: number) => void): (error: unknown) => void {
+  let retried = false;
+  return (error) => {
+    if (retried) return;
+    retried = true;
+    if (isAcked() || attempt >= CONNECT_ATTEMPTS) return fail(error);
+    setTimeout(() => open(attempt + 1), 200 * attempt);
+  };
+}
 
 /** Resolves once `done()` holds, checked whenever a subscriber sees a turn finish; rejects when one fails. */
 export async function waitFor(subs: Subscriber[], done: () => boolean, ms: number, what: () => string): Promise<void> {
