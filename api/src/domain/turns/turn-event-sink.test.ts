@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelopeOf, MAX_INLINE_PAYLOAD_CHARS, TextBatcher, TurnEventSink } from './turn-event-sink';
+import { TextBatcher } from './text-batcher';
+import { envelopeOf, MAX_INLINE_PAYLOAD_CHARS, TurnEventSink } from './turn-event-sink';
 import type { NewChatLogMessage, NewTurnEvent, TurnEvent, TurnOutcome } from './turn';
 import type { TurnStore } from './turn-store';
 

@@ -23,7 +23,8 @@ import type { ClientCallOutcome, ClientToolSpec, NewClientToolCall } from '../cl
 import { clearLoops, hasLoopEntries, type GuardPoint, type GuardRunner } from '../guards';
 import type { TakenMessage, Turn } from './turn';
 import { callWithDeadline } from './model-call';
-import { TextBatcher, TurnEventSink } from './turn-event-sink';
+import { TextBatcher } from './text-batcher';
+import { TurnEventSink } from './turn-event-sink';
 import { promptComposedPayload, promptTokens, reportingUsage } from './prompt-composed';
 import { StaleTurnError, type TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
