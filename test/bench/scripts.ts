@@ -207,7 +207,9 @@ function memory(s: Settings, report: BenchReport): void {
     out(`| ${name} | ${r.idle.rssMb.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.after.rssMb.toFixed(0)} | ${ratio.toFixed(2)}× | ${r.idle.heapMb.toFixed(1)} → ${r.after.heapMb.toFixed(1)} | ${r.recycled} |`);
     report.summary({
       name: `sandbox RSS after ${s.memoryOps} large results/arguments/renders, forced GC (${name})`, figure: `${r.after.rssMb.toFixed(0)} MB`,
-      baseline: `idle ${r.idle.rssMb.toFixed(0)} MB`, ratio, target: '≤ 1.2× idle', met: ratio <= 1.2,
+      // `npm start` runs the server with the threshold (package.json); glibc's defaults are the reference that shows why.
+      baseline: `idle ${r.idle.rssMb.toFixed(0)} MB`, ratio,
+      ...(name === 'glibc malloc defaults' ? { target: '(reference: the server runs with the threshold)', met: null } : { target: '≤ 1.2× idle', met: ratio <= 1.2 }),
     });
   }
 }
