@@ -36,4 +36,17 @@ describe('createContext', () => {
     await expect(createContext(all, logger, undefined).principal()).rejects.toMatchObject({ category: 'UNAUTHENTICATED' });
     await expect(createContext(all, logger, 'Bearer vance_unknown').principal()).rejects.toMatchObject({ category: 'UNAUTHENTICATED' });
   });
+
+  it('knows the caller without a wait only for a token the principal cache holds valid', async () => {
+    const all = await services();
+    const logger = pino({ level: 'silent' });
+    expect(createContext(all, logger, `Bearer ${TOKEN}`).principalIfCached()).toBeUndefined(); // not loaded yet
+    const first = createContext(all, logger, `Bearer ${TOKEN}`);
+    const me = await first.principal();
+    expect(createContext(all, logger, `Bearer ${TOKEN}`).principalIfCached()).toBe(me);
+    const unknown = createContext(all, logger, 'Bearer vance_unknown');
+    await expect(unknown.principal()).rejects.toMatchObject({ category: 'UNAUTHENTICATED' });
+    expect(unknown.principalIfCached()).toBeUndefined(); // a known-invalid token is refused by principal(), never answered here
+    expect(createContext(all, logger, undefined).principalIfCached()).toBeUndefined();
+  });
 });

@@ -11,6 +11,8 @@ export interface GraphQLContext {
   readonly tokenKey: string | null;
   /** Throws UnauthenticatedError when the request carried no valid token. */
   principal(): Promise<Principal>;
+  /** The caller when already known without a wait (a cached token), else undefined: use `principal`. */
+  principalIfCached(): Principal | undefined;
 }
 
 export function createContext(services: Services, logger: Logger, authorization: string | null | undefined): GraphQLContext {
@@ -23,6 +25,7 @@ export function createContext(services: Services, logger: Logger, authorization:
     logger,
     tokenKey,
     principal: () => (principal ??= services.identity.authenticateTokenHash(tokenKey)),
+    principalIfCached: () => services.identity.cachedPrincipal(tokenKey),
   };
 }
 

@@ -150,6 +150,36 @@ describe('IsolatedTemplateRenderer', () => {
     }
   });
 
+  it('merges a few extras over the kept context once each, and never over a replaced context', () => {
+    const isolate = new (isolatedVm().Isolate)({ memoryLimit: 32 });
+    try {
+      const context = isolate.createContextSync();
+      context.evalSync(readFileSync(require.resolve('nunjucks/browser/nunjucks.js'), 'utf8'));
+      context.evalSync(bootstrapSource({ limits: renderLimitsOf({ ...DEFAULT_TEMPLATE_LIMITS, ...NO_TIME_CAP }), templates: {}, cacheSize: 10 }));
+      context.evalSync(`var parse = JSON.parse; globalThis.parses = 0; JSON.parse = function (t) { parses++; return parse(t); };
+        __vanceCompile('t', '{{ c }}|{{ e }}');`);
+      const render = (json: string | null, extra: string) =>
+        context.evalSync(`__vanceRender('t', ${json === null ? 'undefined' : JSON.stringify([json])}, ${JSON.stringify(extra)})`) as string;
+      // A turn's renders: no append, then the append twice; the next turn with the same context again.
+      expect(render('{"c":1}', '{"e":""}')).toBe('o1|');
+      expect(render(null, '{"e":"a"}')).toBe('o1|a');
+      expect(render(null, '{"e":"a"}')).toBe('o1|a');
+      expect(render(null, '{"e":""}')).toBe('o1|');
+      expect(render(null, '{"e":"a"}')).toBe('o1|a');
+      expect(context.evalSync('parses')).toBe(3); // the context, and each extra once
+      // A replaced context drops every merged view: the same extra text now merges over the new one.
+      expect(render('{"c":2}', '{"e":"a"}')).toBe('o2|a');
+      expect(render(null, '{"e":""}')).toBe('o2|');
+      expect(context.evalSync('parses')).toBe(6);
+      // A bounded number is kept: five other extras push the first one out.
+      for (let i = 0; i < 5; i++) expect(render(null, `{"e":"x${i}"}`)).toBe(`o2|x${i}`);
+      expect(render(null, '{"e":"a"}')).toBe('o2|a');
+      expect(context.evalSync('parses')).toBe(12);
+    } finally {
+      isolate.dispose();
+    }
+  });
+
   it('gives templates nothing of the host even without the hardening (no process, no require)', () => {
     const isolate = new (isolatedVm().Isolate)({ memoryLimit: 32 });
     try {

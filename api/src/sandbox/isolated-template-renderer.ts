@@ -87,25 +87,34 @@ export function bootstrapSource(config: RenderCoreConfig): string {
   // The context of the last render, parsed and frozen; the host sends a new one when it differs.
   var data = freeze({});
   var own = Object.prototype.hasOwnProperty;
-  // The last render's context with its extra values, reused while both are the same (all frozen).
-  var merged = data;
-  var mergedOf = data;
-  var mergedExtra = null;
+  // The kept context with a render's extra values, by the extra's text (all frozen), for the kept
+  // context only: a turn renders with a few extras (no profile append, then the append), turn after
+  // turn, so each is merged once. Dropped with the context; at most MERGED_KEPT, oldest out first.
+  var merged = new Map();
+  var MERGED_KEPT = 4;
+  var MERGED_KEPT_CHARS = 16384;
+  var mergedWith = function (text) {
+    var view = merged.get(text);
+    if (view !== undefined) return view;
+    // This render's own values over the kept context: a new object, frozen too; the kept one is untouched.
+    var more = freeze(JSON.parse(text));
+    view = {};
+    for (var key in data) if (own.call(data, key) && key !== '__proto__') view[key] = data[key];
+    for (key in more) if (own.call(more, key) && key !== '__proto__') view[key] = more[key];
+    Object.freeze(view);
+    if (text.length > MERGED_KEPT_CHARS) return view; // a large extra (a skill's args) is not kept
+    if (merged.size >= MERGED_KEPT) merged.delete(merged.keys().next().value);
+    merged.set(text, view);
+    return view;
+  };
   globalThis.__vanceRender = function (id, json, extra) {
-    if (json !== undefined) data = freeze(JSON.parse(json[0]));
+    if (json !== undefined) {
+      data = freeze(JSON.parse(json[0]));
+      merged.clear();
+    }
     if (!core.has(id)) return '';
     var text = typeof extra === 'string' ? extra : extra === undefined ? null : extra[0];
-    if (text !== null && (mergedOf !== data || mergedExtra !== text)) {
-      // This render's own values over the kept context: a new object, frozen too; the kept one is untouched.
-      var more = freeze(JSON.parse(text));
-      var view = {};
-      for (var key in data) if (own.call(data, key) && key !== '__proto__') view[key] = data[key];
-      for (key in more) if (own.call(more, key) && key !== '__proto__') view[key] = more[key];
-      merged = Object.freeze(view);
-      mergedOf = data;
-      mergedExtra = text;
-    }
-    var outcome = core.renderCompiled(id, text === null ? data : merged);
+    var outcome = core.renderCompiled(id, text === null ? data : mergedWith(text));
     var reply = outcome.ok ? 'o' + outcome.output : 'f' + JSON.stringify(outcome);
     return reply.length < 512 ? reply : [reply];
   };

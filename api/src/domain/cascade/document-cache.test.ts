@@ -219,4 +219,25 @@ describe('document cache through DocumentService', () => {
     expect(await documents.effective(alice, 'beta', SKILL)).toBeNull();
     expect(store.calls.find).toBe(1);
   });
+
+  it('answers a warm lookup without a promise only when every layer is cached and no project is named; a write ends it', async () => {
+    const { documents, documentStore: store, users: { alice } } = await createDocumentFixture();
+    await documents.put(alice, 'VANCE', null, SKILL, 'tenant');
+    expect(documents.effectiveIfCached(alice, null, SKILL)).toBeUndefined(); // the write dropped the tenant project
+    await documents.effective(alice, null, SKILL);
+    await documents.effective(alice, null, 'missing.md');
+    store.resetCalls();
+    const hit = documents.effectiveIfCached(alice, null, SKILL);
+    expect(hit).toEqual(await documents.effective(alice, null, SKILL));
+    expect(hit).toMatchObject({ source: 'VANCE', document: { content: 'tenant' } });
+    expect(documents.effectiveIfCached(alice, null, 'missing.md')).toBeNull();
+    expect(documents.effectiveIfCached(alice, null, 'other.md')).toBeUndefined(); // never read
+    expect(documents.effectiveIfCached(alice, 'alpha', SKILL)).toBeUndefined(); // a named project needs its access check
+    expect(() => documents.effectiveIfCached(alice, null, '../x.md')).toThrow(); // the path rules hold here too
+    expect(store.calls.find).toBe(0);
+    await documents.put(alice, 'USER', null, SKILL, 'mine');
+    expect(documents.effectiveIfCached(alice, null, SKILL)).toBeUndefined();
+    expect((await documents.effective(alice, null, SKILL))?.document.content).toBe('mine');
+    expect(documents.effectiveIfCached(alice, null, SKILL)).toMatchObject({ source: 'USER', shadowed: ['VANCE'] });
+  });
 });

@@ -27,14 +27,16 @@ export class DocumentCascade {
   async lookupCascade(scope: CascadeScope, rawPath: string): Promise<CascadeHit | null> {
     const path = normalizeDocumentPath(rawPath);
     // The path is normalized once here, not again per layer (a warm lookup is a few map reads: issue 18).
-    const found = this.peekNormalized(scope, path) ?? await Promise.all(LAYERS.map((layer) => this.readNormalized(scope, layer, path)));
-    let winner: LayerDocument | null = null;
-    const shadowed: Layer[] = [];
-    for (const doc of found) {
-      if (doc && winner) shadowed.push(doc.layer);
-      else if (doc) winner = doc;
-    }
-    return winner && { document: winner, source: winner.layer, shadowed };
+    return cascadeHit(this.peekNormalized(scope, path) ?? await Promise.all(LAYERS.map((layer) => this.readNormalized(scope, layer, path))));
+  }
+
+  /**
+   * lookupCascade's answer when the cache holds every layer, without a promise; undefined when a
+   * layer would need a read. Lets a warm GraphQL lookup resolve synchronously (issue 18).
+   */
+  peekCascade(scope: CascadeScope, rawPath: string): CascadeHit | null | undefined {
+    const found = this.peekNormalized(scope, normalizeDocumentPath(rawPath));
+    return found ? cascadeHit(found) : undefined;
   }
 
   /** One layer only (for editors and the `document(layer, …)` query); null when absent there. */
@@ -114,4 +116,15 @@ function fromStored(layer: Layer, doc: StoredDocument): LayerDocument {
 
 function fromResource(doc: ResourceDocument): LayerDocument {
   return { layer: 'RESOURCE', projectId: null, path: doc.path, content: doc.content, version: 1, updatedAt: null, updatedBy: null };
+}
+
+/** The innermost document wins; the outer layers that also hold the path are shadowed by it. */
+function cascadeHit(found: readonly (LayerDocument | null)[]): CascadeHit | null {
+  let winner: LayerDocument | null = null;
+  const shadowed: Layer[] = [];
+  for (const doc of found) {
+    if (doc && winner) shadowed.push(doc.layer);
+    else if (doc) winner = doc;
+  }
+  return winner && { document: winner, source: winner.layer, shadowed };
 }

@@ -68,6 +68,15 @@ export class DocumentService {
     return this.deps.cascade.lookupCascade(await this.deps.targets.scope(principal, project), path);
   }
 
+  /**
+   * effective's answer when it needs no read (no project named, every layer cached), without a
+   * promise; undefined otherwise (call `effective`). Same scope, same cache, same answer.
+   */
+  effectiveIfCached(principal: Principal, project: string | null | undefined, path: string): CascadeHit | null | undefined {
+    const scope = this.deps.targets.scopeWithoutProject(principal, project);
+    return scope && this.deps.cascade.peekCascade(scope, path);
+  }
+
   async effectiveList(principal: Principal, project: string | null | undefined, prefix = ''): Promise<CascadeHit[]> {
     return this.deps.cascade.listByPrefixCascade(await this.deps.targets.scope(principal, project), prefix);
   }

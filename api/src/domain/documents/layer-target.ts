@@ -56,14 +56,12 @@ export class LayerTargetResolver {
 
   /** The cascade scope for "me, working in this project" (no project: the tenant project). */
   async scope(principal: Principal, projectName: string | null | undefined): Promise<CascadeScope> {
-    const project = projectName ? await this.readableProject(principal, projectName) : null;
-    return {
-      tenantId: principal.tenant.id,
-      userProjectId: principal.userProjectId,
-      // System projects are already the USER and VANCE layers; searching them twice would misreport shadowing.
-      projectId: project && project.kind === 'NORMAL' ? project.id : null,
-      tenantProjectId: principal.tenantProjectId,
-    };
+    return scopeOf(principal, projectName ? await this.readableProject(principal, projectName) : null);
+  }
+
+  /** The scope at once when it needs no lookup (no project named), else undefined (use `scope`). */
+  scopeWithoutProject(principal: Principal, projectName: string | null | undefined): CascadeScope | undefined {
+    return projectName ? undefined : scopeOf(principal, null);
   }
 
   private async readableProject(principal: Principal, name: string): Promise<Project> {
@@ -71,6 +69,16 @@ export class LayerTargetResolver {
     if (projectAccess(principal, project, membership) === 'NONE') throw new NotFoundError('Project', name);
     return project;
   }
+}
+
+function scopeOf(principal: Principal, project: Project | null): CascadeScope {
+  return {
+    tenantId: principal.tenant.id,
+    userProjectId: principal.userProjectId,
+    // System projects are already the USER and VANCE layers; searching them twice would misreport shadowing.
+    projectId: project && project.kind === 'NORMAL' ? project.id : null,
+    tenantProjectId: principal.tenantProjectId,
+  };
 }
 
 function requireProject(name: string | null | undefined): string {

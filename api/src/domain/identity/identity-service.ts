@@ -43,6 +43,14 @@ export class IdentityService {
     return this.authenticateTokenHash(token ? hashApiToken(token) : null);
   }
 
+  /**
+   * The principal of a token hash the cache holds valid, without a promise; undefined otherwise
+   * (not cached, or known invalid: authenticateTokenHash then loads or refuses it).
+   */
+  cachedPrincipal(hash: string | null): Principal | undefined {
+    return (hash && this.principals.get(hash)) || undefined;
+  }
+
   /** As authenticate, for a caller that already holds the token's hash (the GraphQL context does). */
   async authenticateTokenHash(hash: string | null): Promise<Principal> {
     if (!hash) throw new UnauthenticatedError();
