@@ -144,6 +144,25 @@ describe('TurnEventSink.storeHeldWithin (issue 18: the composition waits for the
     expect(writes).toEqual([{ kind: 'finish', events: ['TurnFailed'], messages: [] }]);
   });
 
+  it('a write asked for while the deadline write is under way fails with it, not after it', async () => {
+    vi.useFakeTimers();
+    let lose!: (error: Error) => void;
+    const asked: string[][] = [];
+    const store = {
+      appendEvents: (_t: string, _p: string, _u: string, events: readonly NewTurnEvent[]) => {
+        asked.push(events.map((e) => e.type));
+        return new Promise((_resolve, reject) => (lose = reject));
+      },
+    } as unknown as TurnStore;
+    const sink = new TurnEventSink(store, { tenantId: 't', processId: 'p', turnId: 'u' });
+    composed(sink);
+    await vi.advanceTimersByTimeAsync(50); // the deadline write is under way
+    const text = sink.emit('TextDelta', { text: 'hi' });
+    lose(new Error('connection terminated'));
+    await expect(text).rejects.toThrow('connection terminated');
+    expect(asked).toEqual([COMPOSED]);
+  });
+
   it('a deadline write queued behind a text chunk that fails: the chunk fails its emit, the deadline write stores what was held after it', async () => {
     vi.useFakeTimers();
     const { store, writes } = recordingStore((n) => n === 1);

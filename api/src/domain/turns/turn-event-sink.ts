@@ -45,9 +45,7 @@ export class TurnEventSink {
 
   /** Several events in one write (events that are ready together), announced in order with it, after what is held. */
   emitAll(events: readonly NewTurnEvent[]): Promise<TurnEvent[]> {
-    const { events: held, messages } = this.takeHeld();
-    const all = [...held, ...events.map(storable)];
-    return this.enqueue(() => this.afterFailure() ?? this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId, all, messages));
+    return this.append(events, false);
   }
 
   /** An event stored (and published) with the next write. */
@@ -74,10 +72,7 @@ export class TurnEventSink {
     if (this.ended || this.deadline || !this.holds()) return;
     this.deadline = setTimeout(() => {
       this.deadline = null;
-      if (this.ended || !this.holds()) return;
-      this.emitAll([]).catch((error: unknown) => {
-        this.failure ??= { error };
-      });
+      if (!this.ended && this.holds()) this.append([], true).catch(() => undefined);
     }, ms);
   }
 
@@ -92,6 +87,17 @@ export class TurnEventSink {
     // A FINISHED end after lost events throws (the turn then fails); a failure end is what ends it then.
     this.ended = true; // no deadline write after the end was asked for (a failed end is followed by a failure end)
     return this.enqueue(() => (outcome.status === 'FINISHED' ? this.afterFailure() ?? write() : write()));
+  }
+
+  /** What is held and `events` in one write; a deadline write keeps its failure before the next write runs. */
+  private append(events: readonly NewTurnEvent[], deadline: boolean): Promise<TurnEvent[]> {
+    const { events: held, messages } = this.takeHeld();
+    const all = [...held, ...events.map(storable)];
+    return this.enqueue(() => this.afterFailure() ?? this.store.appendEvents(this.turn.tenantId, this.turn.processId, this.turn.turnId, all, messages)
+      .catch((error: unknown) => {
+        if (deadline) this.failure ??= { error };
+        throw error;
+      }));
   }
 
   private holds(): boolean {
