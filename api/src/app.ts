@@ -45,6 +45,8 @@ export interface StartOptions {
   readonly modelProvider?: ModelProvider;
   /** Server tools registered beside the built-in ones (tests). */
   readonly extraTools?: readonly ServerTool[];
+  /** How long a turn's composition events may wait for its next write (ms, default 50; a test counting statements lifts it). */
+  readonly heldEventsMaxDelayMs?: number;
   /** false: scheduled turns are not run (tests that inspect the inbox); default true. */
   readonly runTurns?: boolean;
   /**
@@ -118,6 +120,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     turnStore: new TypeOrmTurnStore(database.dataSource, notifier),
     turnRetry: config.turnRetry,
     isTransientError: isConnectionLoss,
+    ...(options.heldEventsMaxDelayMs !== undefined ? { heldEventsMaxDelayMs: options.heldEventsMaxDelayMs } : {}),
     // Call warnings (an unsupported setting, a key withheld from an inner layer's endpoint) go to the log.
     modelProvider: options.modelProvider ?? new ProviderRegistry({
       aiSdk: { onWarnings: (provider, model, warnings) => logger.warn({ provider, model, warnings }, `model call warnings (${provider})`) },

@@ -117,6 +117,8 @@ export interface ServiceAdapters {
   readonly turnRetry?: RetryPolicy;
   /** Failures that are not a message's fault (a lost database connection): retried, not counted. */
   readonly isTransientError?: (err: unknown) => boolean;
+  /** How long a turn's composition events may wait for its next write (ms; tests lift it to count statements). */
+  readonly heldEventsMaxDelayMs?: number;
   /** Limit on a script's or guard's own running time (ms); the wall clock allows for the tools and models it waits on. */
   readonly scriptCpuTimeoutMs?: number;
 }
@@ -255,6 +257,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     ...(adapters.turnSlots ? { slots: new TurnSlots(adapters.turnSlots.total, adapters.turnSlots.perTenant) } : {}),
     ...(adapters.turnRetry ? { retry: adapters.turnRetry } : {}),
     ...(adapters.isTransientError ? { isTransient: adapters.isTransientError } : {}),
+    ...(adapters.heldEventsMaxDelayMs !== undefined ? { heldEventsMaxDelayMs: adapters.heldEventsMaxDelayMs } : {}),
   };
   const turnRunner = new TurnRunner(turnDeps);
   // resolveRecipe's request: the spawn snapshot through the same composer and request builder as a turn.

@@ -76,9 +76,13 @@ export interface TurnRunnerDeps {
   readonly retry?: RetryPolicy;
   /** A failure that is not the message's (a lost database connection): retried, not counted. */
   readonly isTransient?: (err: unknown) => boolean;
+  /** How long TurnStarted and the composition's events may wait for the turn's next write; HELD_EVENTS_MAX_DELAY_MS without. */
+  readonly heldEventsMaxDelayMs?: number;
 }
 
 export const DEFAULT_MAX_ITERATIONS = 8;
+/** At the latest this long after the composition, its events are stored (the TextBatcher's delay for text). */
+export const HELD_EVENTS_MAX_DELAY_MS = 50;
 
 
 /**
@@ -266,7 +270,7 @@ export class TurnRunner {
     const sink = new TurnEventSink(store, { tenantId, processId, turnId: turn.id });
     const text = new TextBatcher((chunk) => sink.emit('TextDelta', { text: chunk }));
     try {
-      // Stored and published with the composition's events (one write, issue 18), or with the failure.
+      // Stored and published with the composition's events and the turn's next write (issue 18), or with the failure.
       sink.hold('TurnStarted', { turnId: turn.id, engine: process.engine, input: taken.map((m) => ({ sender: m.sender, senderName: m.senderName, preview: preview(m.content) })) });
       const engine = this.engineOf(process);
       const principal = await this.deps.principalOf(tenantId, process.userId);
@@ -301,11 +305,11 @@ export class TurnRunner {
         : { history: historyOf(composition.request), fitted: composition.budget };
       // What the first model call sends, and what PromptComposed shows (model-request.ts).
       const request = activated || start.length > 0 ? buildModelRequest(composition, fit.history) : composition.request;
-      // Both are ready together: one write.
-      await sink.emitAll([
-        { type: 'SkillVerdicts', payload: { ...verdicts(running, composition), private: composition.privacy } },
-        { type: 'PromptComposed', payload: promptComposedPayload(composition, request, fit.fitted) },
-      ]);
+      // Held with TurnStarted: stored by the turn's next write (its first text, a tool's or guard's
+      // flush, the end), or on their own after heldEventsMaxDelayMs (issue 18: no write before the model).
+      sink.hold('SkillVerdicts', { ...verdicts(running, composition), private: composition.privacy });
+      sink.hold('PromptComposed', promptComposedPayload(composition, request, fit.fitted));
+      sink.storeHeldWithin(this.deps.heldEventsMaxDelayMs ?? HELD_EVENTS_MAX_DELAY_MS);
       const replaced = { toolResults: 0, modelOutput: 0 };
       const reported: number[] = [];
       const ran = { toolCalls: 0 };
