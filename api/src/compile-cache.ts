@@ -52,7 +52,8 @@ export function enableCompileCache(dir: string): void {
   const compiled = new Map<string, vm.Script>();
   const original = cjs.prototype._compile;
   cjs.prototype._compile = function compile(this: Cjs, content, filename, format) {
-    // ES modules, and scripts that may import() (they would need vm's experimental loader), take Node's own path.
+    // ES modules, and scripts that may import() (they would need vm's experimental loader, whose
+    // callback Node 20.20 loses when the script comes from cached data), take Node's own path.
     if (format === 'module' || filename.endsWith('.mjs') || content.includes('import(')) return original.call(this, content, filename, format);
     const key = `${filename}\0${createHash('sha1').update(content).digest('base64')}`;
     const cachedData = stored.get(key);

@@ -66,4 +66,19 @@ describe.skipIf(builtIn)('the code cache of CommonJS modules (Node 20; Node 22+ 
     expect(run.value).toEqual({ ...expected, b: 'omega' });
     expect(run.stats.hits + run.stats.compiled).toBe(2);
   });
+
+  it("a module with import() takes Node's own path, and its import() loads (the bundled server has some)", () => {
+    const importing = path.join(dir, 'importing.js');
+    fs.writeFileSync(importing, "module.exports = { later: () => import('node:path').then((p) => p.sep) };\n");
+    const script = (cache: string) => `const c = require(${JSON.stringify(CACHE)}); c.enableCompileCache(${JSON.stringify(cache)});
+      require(${JSON.stringify(importing)}).later().then((sep) => console.log(JSON.stringify({ sep, stats: c.compileCacheStats })));`;
+    const run = () => {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(path.join(dir, 'cache-import'))], { cwd: ROOT, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout.trim().split('\n').pop()!) as { sep: string; stats: { hits: number; compiled: number } };
+    };
+    // vm's loader for import() is lost when a script comes from cached data (Node 20.20), so such a module is never cached.
+    expect(run()).toEqual({ sep: path.sep, stats: { hits: 0, compiled: 0 } });
+    expect(run()).toEqual({ sep: path.sep, stats: { hits: 0, compiled: 0 } });
+  });
 });
