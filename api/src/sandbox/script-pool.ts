@@ -6,6 +6,9 @@
  * size; an isolate that timed out, hit its memory limit or failed otherwise is disposed, never reused.
  * So is one whose heap stays above `recycleHeapMb` after a run: V8 keeps a heap that a large result
  * or argument made it grow, and a pool isolate lives as long as the server.
+ * Warm isolates are disposed once no run has come back for `idleReleaseMs`: a server that ran
+ * scripts once keeps no isolates (with the heaps the runs grew, 2–8 MB each) through a quiet
+ * period; the next run pays a cold isolate (~1–2 ms), as the first one after a start does.
  */
 import { isolatedVm, type ivm } from './isolated-vm';
 import { BOOTSTRAP_FILENAME, BOOTSTRAP_SOURCE } from './script-bootstrap';
@@ -45,11 +48,13 @@ export class IsolatePool {
   private readonly busy = new Set<SandboxIsolate>();
   private disposed = false;
   private recycles = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly size: number,
     private readonly memoryLimitMb: number,
     private readonly recycleHeapMb: number = Infinity,
+    private readonly idleReleaseMs: number = Infinity,
   ) {}
 
   /** Isolates disposed after a clean run because their heap had grown over the threshold. */
@@ -99,6 +104,7 @@ export class IsolatePool {
     } else if (keep) {
       this.kept.add(entry);
       this.idle.push(entry);
+      this.armIdleRelease();
       return true;
     }
     this.kept.delete(entry);
@@ -108,10 +114,31 @@ export class IsolatePool {
 
   dispose(): void {
     this.disposed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const entry of [...this.idle, ...this.busy]) destroy(entry);
     this.idle.length = 0;
     this.kept.clear();
     this.busy.clear();
+  }
+
+  /** (Re)starts the quiet-period timer; unref'd, so it never keeps the process alive. */
+  private armIdleRelease(): void {
+    if (!Number.isFinite(this.idleReleaseMs)) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.releaseIdle(), this.idleReleaseMs);
+    this.idleTimer.unref();
+  }
+
+  /** Disposes the idle isolates; one whose realm check is still under way is tried again later. */
+  private releaseIdle(): void {
+    this.idleTimer = null;
+    for (const entry of [...this.idle]) {
+      if (entry.settling) continue;
+      this.idle.splice(this.idle.indexOf(entry), 1);
+      this.kept.delete(entry);
+      destroy(entry);
+    }
+    if (this.idle.length > 0) this.armIdleRelease();
   }
 
   /** Whether V8's committed heap of the isolate (garbage included) is over the threshold; ~2 µs. */

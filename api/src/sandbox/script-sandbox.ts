@@ -31,6 +31,8 @@ export interface ScriptSandboxOptions {
   readonly memoryLimitMb?: number;
   /** A warm isolate whose heap is over this many MB after a run is disposed, not kept (default 16). */
   readonly recycleHeapMb?: number;
+  /** Warm isolates are disposed when no run has ended for this long (ms; default 2,000). */
+  readonly idleReleaseMs?: number;
   readonly defaultTimeoutMs?: number;
   /** JSON length of a result. */
   readonly maxResultChars?: number;
@@ -55,6 +57,9 @@ const DEFAULTS: Limits = {
   // 8, not 16: a fresh isolate is ~2 MB; one kept at 10–16 MB after a large result stayed so for the
   // server's life (issue 18, memory). Only runs that grew the heap pay for a new isolate.
   recycleHeapMb: 8,
+  // Long enough that a turn's or a busy tenant's runs stay warm, short enough that a quiet server
+  // holds no isolates (script-pool.ts).
+  idleReleaseMs: 2_000,
   defaultTimeoutMs: 1000,
   maxResultChars: 1_000_000,
   maxDepth: 64,
@@ -71,7 +76,7 @@ export class ScriptSandbox implements ScriptRunner {
   constructor(options: ScriptSandboxOptions = {}) {
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     this.limits = Object.freeze({ ...DEFAULTS, ...given });
-    this.pool = new IsolatePool(this.limits.poolSize, this.limits.memoryLimitMb, this.limits.recycleHeapMb);
+    this.pool = new IsolatePool(this.limits.poolSize, this.limits.memoryLimitMb, this.limits.recycleHeapMb, this.limits.idleReleaseMs);
   }
 
   /** Isolates kept warm right now (≤ poolSize); for tests and metrics. */
