@@ -3,3 +3,4 @@ export * from './tool-descriptor';
 export * from './select';
 export * from './unresolved-tools';
 export * from './server-tool';
+export * from './tool-source';
