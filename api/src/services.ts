@@ -28,7 +28,7 @@ import { SkillSteer } from './domain/processes/skill-steer';
 import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
-import type { ToolCatalog } from './domain/tools';
+import type { ToolCatalog, ToolSource } from './domain/tools';
 import { ARTHUR_DEFAULT_PROMPT, arthurEngine, EnginePrompts, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
@@ -121,6 +121,11 @@ export interface ServiceAdapters {
   readonly heldEventsMaxDelayMs?: number;
   /** Limit on a script's or guard's own running time (ms); the wall clock allows for the tools and models it waits on. */
   readonly scriptCpuTimeoutMs?: number;
+  /**
+   * Tool sources beyond the built-ins (issue 19: MCP tool packs; app.ts builds them), made once the
+   * cascade and settings exist; every turn asks each for its scope's tools.
+   */
+  readonly toolSources?: (core: { readonly cascade: DocumentCascade; readonly settings: SettingsService }) => readonly ToolSource[];
 }
 
 export function createServices(adapters: ServiceAdapters): Services {
@@ -246,6 +251,7 @@ export function createServices(adapters: ServiceAdapters): Services {
   // The `//` surface (seed 000 §2a): one engine command typed by a person, through the same dispatcher and gate.
   const engineCommands = new EngineCommandService({ processes, commands, commandGate });
   for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);
+  const toolSources = adapters.toolSources?.({ cascade, settings }) ?? [];
   const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
     toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines, enginePrompts,
@@ -253,6 +259,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
     scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
     clientTools,
+    ...(toolSources.length > 0 ? { toolSources } : {}),
     guards,
     ...(adapters.turnSlots ? { slots: new TurnSlots(adapters.turnSlots.total, adapters.turnSlots.perTenant) } : {}),
     ...(adapters.turnRetry ? { retry: adapters.turnRetry } : {}),

@@ -1,5 +1,6 @@
 import { DocumentValidator } from '../domain/documents/document-validator';
 import { enginePromptDocumentKind } from '../domain/engines/engine-prompt-document-kind';
+import { mcpPackDocumentKind } from '../domain/tools/mcp-pack-document-kind';
 import { recipeDocumentKind } from '../domain/recipes/recipe-document-kind';
 import type { BacktrackingAnalyser } from '../domain/skills';
 import { skillDocumentKind } from '../domain/skills';
@@ -11,5 +12,6 @@ import type { ToolCatalog } from '../domain/tools/tool-descriptor';
  * catalog that recipe and skill tool entries must select from (a warning otherwise, issue 15).
  */
 export function createDocumentValidator(templates?: TemplateEngine, backtracking?: BacktrackingAnalyser, tools?: ToolCatalog): DocumentValidator {
-  return new DocumentValidator([skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates)]);
+  // MCP packs first: `<pack>.mcp.yaml` would also match a `_vance/tools/<name>.yaml` kind.
+  return new DocumentValidator([mcpPackDocumentKind(), skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates)]);
 }

@@ -4,3 +4,6 @@ export * from './select';
 export * from './unresolved-tools';
 export * from './server-tool';
 export * from './tool-source';
+export * from './mcp-pack';
+export * from './mcp-tool-names';
+export * from './mcp-pack-document-kind';

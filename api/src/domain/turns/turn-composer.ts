@@ -19,6 +19,7 @@ import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { deferredMetaTools, DeferredToolShelf } from '../tools/deferred-tools';
 import { unresolvedReason } from '../tools/unresolved-tools';
 import type { ServerTool } from '../tools/server-tool';
+import type { SourcedTool, ToolSourceProblem } from '../tools/tool-source';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ClientToolSpec } from '../client-tools/client-tool';
 import type { ChatLogMessage } from './turn';
@@ -54,6 +55,8 @@ export interface TurnComposition {
   readonly turnTools: ToolRegistry;
   /** The deferred tools (seed 004 §6): what tool_list lists and tool_describe loads for the rest of the turn. */
   readonly deferredTools: DeferredToolShelf;
+  /** Why a tool source (an MCP pack, a tool document) gave fewer tools than it defines (issue 19). */
+  readonly toolProblems: readonly ToolSourceProblem[];
   /** Every candidate skill's verdict (issue 8). */
   readonly verdicts: readonly SkillVerdict[];
   /** The open `picked` skills of the reply being written (committed when the turn finishes). */
@@ -84,6 +87,7 @@ const DEFAULT_CATALOG_SHARE = 0.05;
 export type TurnComposerDeps = Pick<
   TurnRunnerDeps,
   'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools' | 'enginePrompts'
+  | 'toolSources' | 'principalOf'
 >;
 
 export class TurnComposer {
@@ -123,7 +127,11 @@ export class TurnComposer {
     const extra = (await engine.promptSections?.({ process, scope })) ?? [];
     const adjustments = process.toolAdjustments;
     const skillList = this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope);
-    const serverTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
+    const builtins = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
+    // issue 19 (MCP packs; h-packs' hook): the scope's source tools join the universe the selectors resolve against.
+    const sourced = await this.sourcedTools(process, scope, builtins);
+    const serverTools = sourced.tools.length === 0 ? builtins
+      : [...builtins, ...sourced.tools.map((t) => ({ name: t.name, labels: t.labels, description: t.description, ...(t.deferred ? { deferred: true } : {}) }))];
     const serverNames = new Set(serverTools.map((t) => t.name));
     // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
     const clientTools = registered.filter((t) => !serverNames.has(t.name));
@@ -170,7 +178,7 @@ export class TurnComposer {
         render: async (skill) => (await composeSkillsSection([{ skill, args: null }], templates, renderContext)).text,
       });
     }
-    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t))]);
+    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t)), ...sourced.tools]);
     const shared = turnPrivacy(process, skillList, prepared.composedSkills, scriptTools, prepared.pickable);
     // An engine prompt from the owner's USER layer is as private as a recipe from it.
     const privacy = enginePrompt.source === 'USER' ? { ...shared, prompt: true } : shared;
@@ -187,13 +195,38 @@ export class TurnComposer {
     }
     const tools = pool.primary.flatMap(specOf);
     const partial = {
-      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools, deferredTools,
+      model, tier, sections, system, pool, tools, composedSkills: prepared.composedSkills, warnings: prepared.warnings, scope, turnTools, deferredTools, toolProblems: sourced.problems,
       verdicts: prepared.verdicts, openSkills, catalog, contextWindow, privacy, sampling: resolveSampling({ params }).sampling, renderContext,
     };
     // A preview's upcoming messages are the user messages the turn will add to the log first.
     const history = [...toChatMessages(messages), ...upcoming.map((content): ChatMessage => ({ role: 'user', content }))];
     const fitted = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history);
     return { ...partial, budget: fitted.fitted, history, request: buildModelRequest(partial, fitted.history) };
+  }
+
+  /**
+   * The tools of the scope's sources (issue 19): asked at once; a source that fails is a problem, not
+   * a failed turn. A name already taken (a built-in, an earlier source) keeps its first owner.
+   */
+  private async sourcedTools(process: Process, scope: CascadeScope, taken: readonly ToolDescriptor[]): Promise<{ tools: SourcedTool[]; problems: ToolSourceProblem[] }> {
+    const sources = this.deps.toolSources ?? [];
+    if (sources.length === 0) return { tools: [], problems: [] };
+    const principal = await this.deps.principalOf(process.tenantId, process.userId);
+    const sets = await Promise.all(sources.map((source) => source.toolsFor(principal, scope).catch((err: unknown) => ({
+      tools: [], problems: [{ path: '', message: `A tool source failed: ${err instanceof Error ? err.message : String(err)}` }],
+    }))));
+    const names = new Set(taken.map((t) => t.name));
+    const tools: SourcedTool[] = [];
+    const problems: ToolSourceProblem[] = sets.flatMap((set) => set.problems);
+    for (const tool of sets.flatMap((set) => set.tools)) {
+      if (names.has(tool.name)) {
+        problems.push({ path: tool.origin.path ?? '', message: `Tool '${tool.name}' is not offered: the name is taken by another tool` });
+        continue;
+      }
+      names.add(tool.name);
+      tools.push(tool);
+    }
+    return { tools, problems };
   }
 
   /** A registered client tool as a tool of this turn: a call goes to the session's client. */

@@ -28,6 +28,7 @@ import { TurnEventSink } from './turn-event-sink';
 import { promptComposedPayload, promptTokens, reportingUsage } from './prompt-composed';
 import { StaleTurnError, type TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
+import type { ToolSource } from '../tools/tool-source';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
 import { verdicts } from './turn-verdicts';
@@ -63,6 +64,8 @@ export interface TurnRunnerDeps {
   readonly onError?: (err: unknown, context: string) => void;
   /** Skill scripts as tools of the composed skills (seed 000 §13.2). */
   readonly scripts?: { toolsFor(skills: readonly AvailableSkill[]): ServerTool[] };
+  /** Tools beyond the built-ins, per scope: MCP tool packs, server-tool documents (issue 19, seed 004 §6). */
+  readonly toolSources?: readonly ToolSource[];
   /** The session's client (FOOT) tools (seed 004 §6.2). */
   readonly clientTools?: {
     toolsOf(tenantId: string, sessionId: string): Promise<readonly ClientToolSpec[]>;

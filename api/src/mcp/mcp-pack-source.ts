@@ -1,0 +1,167 @@
+/**
+ * MCP tool packs as a ToolSource (domain/tools/tool-source.ts; issue 19 part 2, seed 004 §6.2): the
+ * pack documents `_vance/tools/<pack>.mcp.yaml` of the TENANT (VANCE), PROJECT and bundled layers,
+ * first hit by pack name, each connected through the tenant's pool and its tools offered as
+ * `<pack>_<tool>` with the labels `mcp`, `mcp:<pack>` and the pack's own.
+ *
+ * - The USER layer is not read: a pack opens connections from the server, which a tenant or project
+ *   decides, not one user's private documents.
+ * - stdio packs run a process on this host: only when the tenant's `tools.mcp.allowStdio` is on
+ *   (tenant setting or the server default; a project setting cannot turn it on). Off by default.
+ * - Header secrets follow DESIGN §6 like provider keys (domain/llm/endpoint-credential.ts): a setting
+ *   goes only to a pack defined at the setting's layer or an outer one; a project's pack cannot
+ *   read the tenant's token by pointing its url elsewhere. Headers go only to the pack's origin.
+ * - A pack that cannot answer (document error, policy, server down, connect timeout) gives no tools
+ *   and a problem; the other packs and tools are not held up beyond its connect timeout.
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { CascadeHit, DocumentCascade } from '../domain/cascade';
+import type { CascadeScope } from '../domain/cascade/scope';
+import type { Principal } from '../domain/identity/principal';
+import type { SettingSource } from '../domain/settings/setting';
+import type { SettingsReader } from '../domain/settings/settings-reader';
+import { parseBooleanish } from '../domain/shared/booleanish';
+import { MCP_PACK_PATH_PATTERN, MCP_PACK_PREFIX, mcpToolLabels, parseMcpPack, type McpPack, type ParseMcpPackResult } from '../domain/tools/mcp-pack';
+import { mcpToolNames } from '../domain/tools/mcp-tool-names';
+import type { ToolResult } from '../domain/tools/server-tool';
+import type { SourcedTool, ToolSet, ToolSource, ToolSourceProblem } from '../domain/tools/tool-source';
+import type { McpConnectionPool } from './mcp-connection-pool';
+import type { McpConnection, McpEndpoint } from './mcp-connection';
+
+/** The tenant policy setting that allows stdio packs (default off). */
+export const ALLOW_STDIO_SETTING = 'tools.mcp.allowStdio';
+/** Most tools taken from one pack's server. */
+const MAX_TOOLS_PER_PACK = 200;
+/** Innermost first, as in endpoint-credential.ts: a setting at rank r may go to a pack at rank ≥ r. */
+const SETTING_RANK: Readonly<Record<SettingSource, number>> = { PROJECT: 0, VANCE: 1, ENVIRONMENT: 2 };
+const LAYER_RANK: Readonly<Record<string, number>> = { PROJECT: 0, VANCE: 1, RESOURCE: 2 };
+
+export interface McpPackSourceDeps {
+  readonly cascade: Pick<DocumentCascade, 'listByPrefixCascade'>;
+  /** Settings of a tenant (projectId null) or a project, cascaded as SettingsService.reader does. */
+  settings(tenantId: string, projectId: string | null): SettingsReader;
+  readonly pool: McpConnectionPool;
+}
+
+type Resolved = { readonly ok: true; readonly endpoint: McpEndpoint } | { readonly ok: false; readonly problem: string };
+
+export class McpPackSource implements ToolSource {
+  /** Parsed pack documents by (layer project, path, version): a turn does not re-parse them. */
+  private readonly parsed = new LRUCache<string, ParseMcpPackResult>({ max: 1_000 });
+
+  constructor(private readonly deps: McpPackSourceDeps) {}
+
+  async toolsFor(_principal: Principal, scope: CascadeScope, signal?: AbortSignal): Promise<ToolSet> {
+    const hits = (await this.deps.cascade.listByPrefixCascade({ ...scope, userProjectId: null }, MCP_PACK_PREFIX))
+      .filter((hit) => MCP_PACK_PATH_PATTERN.test(hit.document.path));
+    if (hits.length === 0) return { tools: [], problems: [] };
+    const answers = await Promise.all(hits.map((hit) => this.packTools(scope, hit, signal)));
+    return { tools: answers.flatMap((a) => a.tools), problems: answers.flatMap((a) => a.problems) };
+  }
+
+  private async packTools(scope: CascadeScope, hit: CascadeHit, signal?: AbortSignal): Promise<ToolSet> {
+    const { document } = hit;
+    const problem = (message: string): ToolSet => ({ tools: [], problems: [{ path: document.path, message }] });
+    const parsed = this.parse(hit);
+    if (!parsed.enabled) return { tools: [], problems: [] };
+    if (!parsed.pack) {
+      const first = parsed.diagnostics.find((d) => d.severity === 'ERROR');
+      return problem(`The pack does not validate${first ? ` (line ${first.line ?? '?'}${first.field ? `, ${first.field}` : ''}: ${first.message})` : ''}`);
+    }
+    const pack = parsed.pack;
+    const resolved = await this.endpoint(scope, hit, pack);
+    if (!resolved.ok) return problem(resolved.problem);
+    const slot = `${document.layer}|${document.projectId ?? ''}|${document.path}`;
+    const key = createHash('sha256').update(JSON.stringify([slot, document.version, resolved.endpoint, pack.connectTimeoutMs])).digest('hex');
+    let connection: McpConnection;
+    try {
+      connection = await untilAborted(this.deps.pool.connection(scope.tenantId, slot, key, {
+        endpoint: resolved.endpoint, connectTimeoutMs: pack.connectTimeoutMs, maxTools: MAX_TOOLS_PER_PACK,
+      }), signal);
+    } catch (error) {
+      return problem(`MCP pack '${pack.name}' is not reachable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return this.toolsOf(scope.tenantId, key, hit, pack, connection);
+  }
+
+  private toolsOf(tenantId: string, key: string, hit: CascadeHit, pack: McpPack, connection: McpConnection): ToolSet {
+    const { tools: listed, truncated } = connection.listTools();
+    const include = new Set(pack.include);
+    const exclude = new Set(pack.exclude);
+    const chosen = listed.filter((t) => (include.size === 0 || include.has(t.name)) && !exclude.has(t.name));
+    const names = mcpToolNames(pack.name, chosen.map((t) => t.name));
+    const labels = mcpToolLabels(pack);
+    const origin = { kind: 'MCP_PACK' as const, layer: hit.source, path: hit.document.path, pack: pack.name };
+    const tools = chosen.map((listedTool): SourcedTool => ({
+      name: names.get(listedTool.name)!,
+      description: listedTool.description || `${listedTool.name} (MCP pack ${pack.name})`,
+      labels, parameters: listedTool.inputSchema, deferred: pack.deferred, origin,
+      invoke: async (args, ctx): Promise<ToolResult> => {
+        try {
+          return await connection.call(listedTool.name, args, pack.timeoutMs, ctx.signal);
+        } catch (error) {
+          if (connection.closed) this.deps.pool.discard(tenantId, key);
+          return { content: `MCP pack '${pack.name}', tool '${listedTool.name}' failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        }
+      },
+    }));
+    const problems: ToolSourceProblem[] = truncated
+      ? [{ path: hit.document.path, message: `MCP pack '${pack.name}' lists more than ${MAX_TOOLS_PER_PACK} tools; only the first ${MAX_TOOLS_PER_PACK} are offered (narrow it with include)` }]
+      : [];
+    return { tools, problems };
+  }
+
+  private parse(hit: CascadeHit): ParseMcpPackResult {
+    const { document } = hit;
+    const cacheKey = `${document.layer}|${document.projectId ?? ''}|${document.path}|${document.version}`;
+    let parsed = this.parsed.get(cacheKey);
+    if (!parsed) this.parsed.set(cacheKey, (parsed = parseMcpPack(document.path, document.content)));
+    return parsed;
+  }
+
+  /** The server to connect to, with its headers resolved — or why the pack may not connect. */
+  private async endpoint(scope: CascadeScope, hit: CascadeHit, pack: McpPack): Promise<Resolved> {
+    const server = pack.server;
+    if (server.transport === 'stdio') {
+      const allowed = parseBooleanish(await this.deps.settings(scope.tenantId, null).get(ALLOW_STDIO_SETTING));
+      if (allowed !== true) {
+        return { ok: false, problem: `MCP pack '${pack.name}' runs a local command (stdio), which this tenant does not allow; a tenant admin can turn on the setting ${ALLOW_STDIO_SETTING}` };
+      }
+      return { ok: true, endpoint: { transport: 'stdio', command: server.command, args: server.args } };
+    }
+    const settings = this.deps.settings(scope.tenantId, scope.projectId === scope.tenantProjectId ? null : scope.projectId);
+    const headers: Record<string, string> = {};
+    const packRank = LAYER_RANK[hit.source] ?? 0;
+    for (const [name, value] of Object.entries(server.headers)) {
+      if (value.kind === 'literal') {
+        headers[name] = value.value;
+        continue;
+      }
+      const setting = await settings.lookup(value.setting);
+      if (!setting || setting.value.trim() === '') {
+        return { ok: false, problem: `MCP pack '${pack.name}': header ${name} needs the setting ${value.setting}, which is not set` };
+      }
+      if (SETTING_RANK[setting.source] > packRank) {
+        return {
+          ok: false,
+          problem: `MCP pack '${pack.name}' is defined in the ${hit.source} layer, but the setting ${value.setting} for header ${name} is set in ${setting.layer}: ` +
+            `a secret is not sent to a server an inner layer chose. Set ${value.setting} in the pack's layer too, or define the pack where the setting is.`,
+        };
+      }
+      headers[name] = `${value.prefix}${setting.value.trim()}`;
+    }
+    return { ok: true, endpoint: { transport: 'http', url: server.url, headers } };
+  }
+}
+
+/** `promise`, or a rejection once `signal` aborts (the connection attempt itself goes on in the pool). */
+function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new Error('the turn was cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('the turn was cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
