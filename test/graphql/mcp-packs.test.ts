@@ -6,6 +6,7 @@
  * secret that never reaches another origin, one pooled connection for several turns (a changed
  * document replaces it), the tool list refreshed on list_changed, and tenant isolation.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { closedPortUrl, startMcpTestServer, startRecorder, type McpTestServer } from '../support/mcp-test-server';
@@ -19,6 +20,7 @@ const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $inp
 const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
 const EVENTS = `subscription E($id: ID!, $after: ID) { turnEvents(processId: $id, afterEventId: $after) { id turnId type payload } }`;
 const SECRET = 'pack-secret-7f3a9c';
+const STDIO_SERVER = path.resolve(__dirname, '../support/mcp-stdio-server.mjs');
 
 interface Ev { id: string; type: string; payload: any }
 
@@ -158,6 +160,22 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
     const problem = (composed(events).toolProblems as { path: string; message: string }[]).find((p) => p.path === '_vance/tools/local.mcp.yaml');
     expect(problem?.message).toContain('tools.mcp.allowStdio');
     expect(composed(events).tools.filter((n: string) => n.startsWith('local_'))).toEqual([]);
+  });
+
+  it('runs a stdio pack in a process of its own once the tenant allows it', async () => {
+    await t.gql(`mutation { createProject(name: "local") { id } }`);
+    await put('PROJECT', '_vance/tools/here.mcp.yaml', `command: ${JSON.stringify(process.execPath)}\nargs: [${JSON.stringify(STDIO_SERVER)}]\nconnectTimeoutMs: 20000\n`, 'local');
+    await t.gql(SETTING, { key: 'tools.mcp.allowStdio', value: 'true' });
+    try {
+      const id = await spawn('local', 'plain');
+      const events = await turn(id, 'call here_where {}');
+      expect(finished(events)).toEqual([expect.objectContaining({ name: 'here_where', isError: false })]);
+      const pid = /pid (\d+)/.exec(said(events))?.[1];
+      expect(Number(pid)).toBeGreaterThan(0);
+      expect(Number(pid)).not.toBe(process.pid);
+    } finally {
+      await t.gql(SETTING, { key: 'tools.mcp.allowStdio', value: null });
+    }
   });
 
   it('sends a header secret to the pack\'s own origin only', async () => {
