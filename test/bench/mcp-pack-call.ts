@@ -36,7 +36,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const warmUp = options.tiny ? 1 : 5;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vance-bench-mcp-'));
   const database = await benchDatabase().open();
-  const server = await startMcpTestServer();
+  const server = await startMcpTestServer({ oddNames: false });
   const config = loadConfig({ PORT: '0', VANCE_ADMIN_TOKEN: TOKEN, VANCE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', VANCE_RATE_TURNS_PER_TOKEN: '1000000', VANCE_RATE_TURNS_PER_TENANT: '1000000', VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000', VANCE_RATE_MUTATIONS_PER_TENANT: '1000000' });
   const vance = await startVance({ config, logger: pino({ level: 'silent' }), database, runTurns: true, modelProvider: new OfflineProvider({ chunkDelayMs: 0 }) });
   try {

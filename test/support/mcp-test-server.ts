@@ -25,7 +25,8 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-export async function startMcpTestServer(options: { readonly prefix?: string } = {}): Promise<McpTestServer> {
+/** `oddNames: false` leaves out the tool with a name providers refuse (the SDK warns on stderr about it). */
+export async function startMcpTestServer(options: { readonly prefix?: string; readonly oddNames?: boolean } = {}): Promise<McpTestServer> {
   const prefix = options.prefix ?? '';
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const servers: McpServer[] = [];
@@ -49,7 +50,7 @@ export async function startMcpTestServer(options: { readonly prefix?: string } =
       await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
       return { content: [{ type: 'text', text: 'too late' }] };
     });
-    mcp.registerTool('search.v2/query', { description: 'A name with characters providers refuse', inputSchema: {} }, async () => {
+    if (options.oddNames !== false) mcp.registerTool('search.v2/query', { description: 'A name with characters providers refuse', inputSchema: {} }, async () => {
       calls.push('search.v2/query');
       return { content: [{ type: 'text', text: 'found' }] };
     });

@@ -7,9 +7,11 @@
  *
  * Secrets: headers are added by our own fetch, and only to requests for the pack's own origin; the
  * SDK's default redirect policy ('same-origin') refuses to follow a redirect elsewhere, and our fetch
- * strips the headers from anything that is not the pack's origin anyway (defence in depth).
+ * strips the headers from anything that is not the pack's origin anyway (defence in depth). Each
+ * response is bounded in bytes (llm/bounded-fetch.ts): a server cannot make Vance buffer 1 GB.
  */
 import type { Tool, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { boundedFetch } from '../llm/bounded-fetch';
 import { loadMcpSdk, type McpClient } from './mcp-sdk';
 
 /** What the connection needs of the pack: the server and its resolved headers, the timeouts. */
@@ -40,6 +42,8 @@ export class McpCallError extends Error {
 const MAX_DESCRIPTION = 2_000;
 const MAX_SCHEMA_CHARS = 64_000;
 const MAX_TOOL_NAME = 200;
+/** Most bytes one response of the pack's server may hold (a result, a tool list): bound the work, not only the input. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export class McpConnection {
   private tools: readonly ListedMcpTool[] = [];
@@ -136,6 +140,7 @@ async function listAll(client: McpClient, timeoutMs: number, signal: AbortSignal
 /** The fetch the transport uses: the pack's headers on requests to the pack's origin, never elsewhere. */
 function originBoundFetch(url: string, headers: Readonly<Record<string, string>>): typeof fetch {
   const origin = new URL(url).origin;
+  const fetch = boundedFetch(globalThis.fetch, MAX_RESPONSE_BYTES);
   return (input, init) => {
     const target = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     if (target.origin !== origin || Object.keys(headers).length === 0) return fetch(input, init);

@@ -23,6 +23,8 @@ export const PACK_NAME = /^[a-z0-9][a-z0-9_-]{0,23}$/;
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 5_000;
 export const MAX_MCP_TIMEOUT_MS = 600_000;
+/** A turn waits for its packs' connects: a minute at most. */
+export const MAX_MCP_CONNECT_TIMEOUT_MS = 60_000;
 const MAX_HEADERS = 32;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 
@@ -99,8 +101,8 @@ export function parseMcpPack(path: string, content: string): ParseMcpPackResult 
   const server = readServer(d, raw);
   const labels = readStringList(d, raw['labels'], ['labels'], (l) => (LABEL.test(l.toLowerCase()) ? null : 'must be a label of a-z, 0-9, ":", "_" and "-" (without "@")'))
     .map((l) => l.toLowerCase());
-  const timeoutMs = readTimeout(d, raw, 'timeoutMs', DEFAULT_MCP_CALL_TIMEOUT_MS);
-  const connectTimeoutMs = readTimeout(d, raw, 'connectTimeoutMs', DEFAULT_MCP_CONNECT_TIMEOUT_MS);
+  const timeoutMs = readTimeout(d, raw, 'timeoutMs', DEFAULT_MCP_CALL_TIMEOUT_MS, MAX_MCP_TIMEOUT_MS);
+  const connectTimeoutMs = readTimeout(d, raw, 'connectTimeoutMs', DEFAULT_MCP_CONNECT_TIMEOUT_MS, MAX_MCP_CONNECT_TIMEOUT_MS);
   const include = readStringList(d, raw['include'], ['include']);
   const exclude = readStringList(d, raw['exclude'], ['exclude']);
   const deferred = readBoolean(d, raw['deferred'], ['deferred'], false);
@@ -196,11 +198,11 @@ function readHeaders(d: RecipeDiagnostics, value: unknown): Record<string, McpHe
   return headers;
 }
 
-function readTimeout(d: RecipeDiagnostics, raw: PlainMap, field: string, fallback: number): number {
+function readTimeout(d: RecipeDiagnostics, raw: PlainMap, field: string, fallback: number, max: number): number {
   const value = readPositiveInt(d, raw[field], [field]);
   if (value === null) return fallback;
-  if (value > MAX_MCP_TIMEOUT_MS) {
-    d.error([field], `${field} may be at most ${MAX_MCP_TIMEOUT_MS} ms, not ${value}`);
+  if (value > max) {
+    d.error([field], `${field} may be at most ${max} ms, not ${value}`);
     return fallback;
   }
   return value;
