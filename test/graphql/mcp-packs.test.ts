@@ -222,6 +222,19 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
     expect(main.sessions()).toBe(sessions + 1);
   });
 
+  it('a server that forgot the session (a restart) fails one call as a tool error; the next turn connects anew', async () => {
+    const id = await spawn('ops', 'plain');
+    expect(said(await turn(id, 'call main_echo {"text": "before"}'))).toContain('echo: before');
+    const sessions = main.sessions();
+    await main.forgetSessions();
+    const broken = await turn(id, 'call main_echo {"text": "during"}');
+    expect(finished(broken)).toEqual([expect.objectContaining({ name: 'main_echo', isError: true })]);
+    expect(broken[broken.length - 1]!.type).toBe('TurnFinished');
+    const healed = await turn(id, 'call main_echo {"text": "after"}');
+    expect(said(healed)).toContain('echo: after');
+    expect(main.sessions()).toBeGreaterThan(sessions);
+  });
+
   it('another tenant never sees the pack', async () => {
     await t.gql(`mutation { createTenant(name: "beta") { id } }`);
     const bob = (await t.gql(`mutation { createUser(login: "bob", tenant: "beta", role: TENANT_ADMIN) { token } }`)).data!.createUser.token as string;

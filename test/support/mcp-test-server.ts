@@ -20,6 +20,8 @@ export interface McpTestServer {
   readonly requests: IncomingHttpHeaders[];
   /** tools/call requests received, by tool name. */
   readonly calls: string[];
+  /** Forgets every session, as a restarted server would: the next request of an old session gets 404. */
+  forgetSessions(): Promise<void>;
   /** Adds a tool to every session and announces the change (notifications/tools/list_changed). */
   addTool(name: string): void;
   close(): Promise<void>;
@@ -91,6 +93,11 @@ export async function startMcpTestServer(options: { readonly prefix?: string; re
     sessions: () => sessions,
     requests,
     calls,
+    forgetSessions: async () => {
+      const open = [...transports.values()];
+      transports.clear();
+      await Promise.all(open.map((tr) => tr.close().catch(() => undefined)));
+    },
     addTool: (name) => {
       extra.push(name);
       for (const mcp of servers) {

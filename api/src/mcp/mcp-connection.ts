@@ -83,6 +83,7 @@ export class McpConnection {
     }
   }
 
+  /** Closed, or broken: a call failed below JSON-RPC (the server restarted and forgot the session, the network). */
   get closed(): boolean {
     return this.closedFlag;
   }
@@ -102,7 +103,11 @@ export class McpConnection {
     } catch (error) {
       if (signal?.aborted) throw new McpCallError('the turn was cancelled', 'CANCELLED');
       if (timeout.aborted || isRequestTimeout(error)) throw new McpCallError(`no answer within ${timeoutMs} ms (timeoutMs)`, 'TIMEOUT');
-      throw new McpCallError(describeError(error), this.closedFlag ? 'TRANSPORT' : 'PROTOCOL');
+      // A JSON-RPC error is the server's answer; anything else (HTTP 404 for a session the server
+      // forgot, a refused connection) leaves this session unusable: the pool replaces it next turn.
+      if (isJsonRpcError(error)) throw new McpCallError(describeError(error), 'PROTOCOL');
+      this.closedFlag = true;
+      throw new McpCallError(describeError(error), 'TRANSPORT');
     }
   }
 
@@ -168,6 +173,12 @@ function resultText(result: CallToolResult): string {
 
 function isRequestTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32001;
+}
+
+/** JSON-RPC error codes are negative (-32602 invalid params, …); the SDK's HTTP errors carry the HTTP status. */
+function isJsonRpcError(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'number' && code < 0;
 }
 
 function describeError(error: unknown): string {
