@@ -13,6 +13,7 @@ import { expandSelectors, parseToolSelector } from '../tools/select';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { findUnresolvedTools, type UnresolvedTool } from '../tools/unresolved-tools';
 import { DEFERRED_META_DESCRIPTORS, DEFERRED_META_TOOLS } from '../tools/deferred-tools';
+import type { ToolOrigin } from '../tools/tool-source';
 import { applyToolBudget } from './tool-budget';
 
 export interface ToolPoolInput {
@@ -60,6 +61,8 @@ export interface PoolTool {
   readonly name: string;
   readonly labels: readonly string[];
   readonly placement: ToolPlacement;
+  /** Where the tool comes from (issue 19); set by the turn composer, absent in a pool computed without a turn. */
+  readonly origin?: ToolOrigin;
 }
 
 export function computeToolPool(input: ToolPoolInput): ToolPool {
