@@ -171,6 +171,9 @@ describe.each(testDatabases())('tool documents over GraphQL ($name)', (driver) =
     const weather = shown.toolPool.details.find((t: any) => t.name === 'weather');
     expect(weather).toEqual({ name: 'weather', labels: ['weather'], placement: 'DEFERRED', origin: { kind: 'DOCUMENT', layer: 'VANCE', path: '_vance/tools/weather.yaml', pack: null } });
     expect(shown.toolPool.details.find((t: any) => t.name === 'respond').origin).toMatchObject({ kind: 'BUILTIN' });
+    // resolveRecipe resolves against the same universe: the spawn view and the turn agree.
+    const resolved = (await s.gql(`{ resolveRecipe(name: "forecaster", project: "ops") { tools { deferred unresolved } } }`)).data!.resolveRecipe.tools;
+    expect(resolved).toEqual({ deferred: shown.deferredTools, unresolved: [] });
   });
 
   it('a project copy shadows the tenant copy; another project of the tenant sees the tenant copy', async () => {
