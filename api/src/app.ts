@@ -127,7 +127,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
       aiSdk: { onWarnings: (provider, model, warnings) => logger.warn({ provider, model, warnings }, `model call warnings (${provider})`) },
     }),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
-    httpToolCaller: new FetchHttpToolCaller(),
+    httpToolCaller: new FetchHttpToolCaller({ privateNetwork: config.toolHttpPrivateNetwork }),
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,

@@ -131,7 +131,8 @@ describe.each(testDatabases())('tool documents over GraphQL ($name)', (driver) =
       else { res.statusCode = 404; res.end(); }
     });
     db = await driver.open();
-    s = await startTestVance(db, {}, { modelProvider: provider });
+    // The stand-ins listen on loopback: this server lets tool documents call it (off by default, see fetch-http-tool-caller.test.ts).
+    s = await startTestVance(db, { VANCE_TOOL_HTTP_PRIVATE_NETWORK: 'true' }, { modelProvider: provider });
     for (const name of ['ops', 'other']) await s.gql(`mutation { createProject(name: "${name}") { id } }`);
     // The secret, and the origin it is bound to (same layer: the tenant's).
     for (const [k, v] of [['weather.apiKey', SECRET], ['weather.apiKey.origins', api.origin]]) {

@@ -7,10 +7,18 @@
  */
 import { SecretNotBoundError, ToolCallFailedError } from '../domain/tools/tool-call-errors';
 import type { HttpToolCaller, OutboundRequest, OutboundResponse } from '../domain/tools/http-tool-caller';
+import { assertPublicHost } from './public-address';
 
 const MAX_REDIRECTS = 5;
 
+export interface FetchHttpToolCallerOptions {
+  /** Loopback and private addresses may be called (VANCE_TOOL_HTTP_PRIVATE_NETWORK); default false. */
+  readonly privateNetwork?: boolean;
+}
+
 export class FetchHttpToolCaller implements HttpToolCaller {
+  constructor(private readonly options: FetchHttpToolCallerOptions = {}) {}
+
   async send(request: OutboundRequest, signal?: AbortSignal): Promise<OutboundResponse> {
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -19,6 +27,7 @@ export class FetchHttpToolCaller implements HttpToolCaller {
     let body = request.body;
     try {
       for (let hop = 0; ; hop++) {
+        if (!this.options.privateNetwork) await assertPublicHost(url);
         const response = await fetch(url, { method, headers: request.headers, body, redirect: 'manual', signal: abort });
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location !== null) {
