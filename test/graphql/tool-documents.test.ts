@@ -51,7 +51,7 @@ async function listen(route: (req: IncomingMessage, res: ServerResponse, origin:
 }
 
 const SECRET = 'wx-secret-0123456789';
-const PUT = `mutation Put($layer: Layer!, $project: String, $path: String!, $content: String!) { putDocument(layer: $layer, project: $project, path: $path, content: $content) { version } }`;
+const PUT = `mutation Put($layer: Layer!, $project: String, $path: String!, $content: String!, $force: Boolean) { putDocument(layer: $layer, project: $project, path: $path, content: $content, force: $force) { version } }`;
 const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id } }`;
 const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
 const EVENTS = `subscription E($id: ID!) { turnEvents(processId: $id) { id type payload } }`;
@@ -68,9 +68,9 @@ describe.each(testDatabases())('tool documents over GraphQL ($name)', (driver) =
   let other: Awaited<ReturnType<typeof listen>>;
   const pending: ServerResponse[] = [];
 
-  const put = async (path: string, content: string, layer = 'VANCE', project: string | null = null) => s.gql(PUT, { layer, project, path, content });
-  const putOk = async (path: string, content: string, layer = 'VANCE', project: string | null = null) => {
-    const r = await put(path, content, layer, project);
+  const put = async (path: string, content: string, layer = 'VANCE', project: string | null = null, force = false) => s.gql(PUT, { layer, project, path, content, force });
+  const putOk = async (path: string, content: string, layer = 'VANCE', project: string | null = null, force = false) => {
+    const r = await put(path, content, layer, project, force);
     if (r.errors) throw new Error(`${path}: ${JSON.stringify(r.errors)}`);
   };
   const spawn = async (recipe: string, project = 'ops', token?: string) => {
@@ -260,6 +260,20 @@ describe.each(testDatabases())('tool documents over GraphQL ($name)', (driver) =
     expect(after.labels).toEqual(['greeting', 'polite']);
     const events = await turn(await spawn('default', 'other'), 'call greeter {"item": "cake"}');
     expect(result(events, 'greeter')).toMatchObject({ preview: 'tenant greets again cake' });
+  });
+
+  it('offers the other tools when a tool document does not parse, names it in the preview, and reads documents once per scope', async () => {
+    await putOk('_vance/tools/broken.yaml', 'description: forced in without an implementation\n', 'PROJECT', 'other', true);
+    const id = await spawn('default', 'other');
+    const shown = (await s.gql(`query P($id: ID!) { composeTurnPreview(processId: $id) { tools toolProblems { path message } } }`, { id })).data!.composeTurnPreview;
+    expect(shown.toolProblems).toEqual([{ path: '_vance/tools/broken.yaml', message: expect.stringContaining('needs an implementation') }]);
+    expect(shown.tools).toContain('greeter');
+    const loads = s.vance.services.toolUniverse.loads;
+    const events = await turn(id, 'call greeter {"item": "pie"}');
+    expect(result(events, 'greeter')).toMatchObject({ isError: false });
+    await preview(id);
+    // Warm: neither the turn nor the next preview asked the sources again.
+    expect(s.vance.services.toolUniverse.loads).toBe(loads);
   });
 
   it("never shows one tenant's tool documents to another tenant", async () => {

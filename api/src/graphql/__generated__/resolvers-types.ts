@@ -1609,6 +1609,8 @@ export type TurnPreview = {
   readonly tokens: Scalars['JSON']['output'];
   /** The turn's tool pool: primary and deferred tools with their labels, and entries that resolve to no tool with the reason. */
   readonly toolPool: ToolPool;
+  /** Tool documents and MCP packs that could not be offered this turn, and why (the other tools still are). */
+  readonly toolProblems: ReadonlyArray<ToolSourceProblem>;
   /** The names of the tools the model is offered (request.tools). */
   readonly tools: ReadonlyArray<Scalars['String']['output']>;
   /** Every candidate skill's verdict for the next turn: on/off and why (issue 8). */
@@ -2683,6 +2685,7 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   toolPool?: Resolver<ResolversTypes['ToolPool'], ParentType, ContextType>;
+  toolProblems?: Resolver<ReadonlyArray<ResolversTypes['ToolSourceProblem']>, ParentType, ContextType>;
   tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   verdicts?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType>;
 };
