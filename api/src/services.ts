@@ -170,7 +170,8 @@ export function createServices(adapters: ServiceAdapters): Services {
     },
     // Bound late (as requestPreview): the universe is built below; resolveRecipe's pool sees the scope's tool documents and packs as a turn does.
     serverTools: async (principal, scope) => (await toolUniverse.toolsFor(scope, async () => principal)).tools
-      .filter((t) => !toolRegistry.has(t.name)).map((t) => ({ name: t.name, labels: t.labels.map((l) => l.toLowerCase()), description: t.description, ...(t.deferred ? { deferred: true } : {}) })),
+      .filter((t) => !toolRegistry.has(t.name))
+      .map((t) => ({ name: t.name, labels: t.labels.map((l) => l.toLowerCase()), description: t.description, origin: t.origin, ...(t.deferred ? { deferred: true } : {}) })),
     // Bound late: the turn composer needs the services below; it is called per request, after they exist.
     requestPreview: (principal, scope, resolution, profile) => spawnPreview.request(principal, scope, resolution, profile),
   });

@@ -173,8 +173,10 @@ describe.each(testDatabases())('tool documents over GraphQL ($name)', (driver) =
     expect(weather).toEqual({ name: 'weather', labels: ['weather'], placement: 'DEFERRED', origin: { kind: 'DOCUMENT', layer: 'VANCE', path: '_vance/tools/weather.yaml', pack: null } });
     expect(shown.toolPool.details.find((t: any) => t.name === 'respond').origin).toMatchObject({ kind: 'BUILTIN' });
     // resolveRecipe resolves against the same universe: the spawn view and the turn agree.
-    const resolved = (await s.gql(`{ resolveRecipe(name: "forecaster", project: "ops") { tools { deferred unresolved } } }`)).data!.resolveRecipe.tools;
-    expect(resolved).toEqual({ deferred: shown.deferredTools, unresolved: [] });
+    const resolved = (await s.gql(`{ resolveRecipe(name: "forecaster", project: "ops") { tools { deferred unresolved details { name origin { kind layer path } } } } }`)).data!.resolveRecipe.tools;
+    expect(resolved).toMatchObject({ deferred: shown.deferredTools, unresolved: [] });
+    expect(resolved.details.find((t: any) => t.name === 'weather').origin).toEqual({ kind: 'DOCUMENT', layer: 'VANCE', path: '_vance/tools/weather.yaml' });
+    expect(resolved.details.find((t: any) => t.name === 'respond').origin).toEqual({ kind: 'BUILTIN', layer: null, path: null });
   });
 
   it('a project copy shadows the tenant copy; another project of the tenant sees the tenant copy', async () => {

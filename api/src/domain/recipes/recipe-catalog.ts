@@ -13,6 +13,8 @@ import type { RecipeResolution } from './recipe-resolution';
 import type { RecipeResolver } from './recipe-resolver';
 import type { ModelRequest } from '../turns/model-request';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
+import type { ToolOrigin } from '../tools/tool-source';
+import { withToolOrigins } from './tool-pool';
 
 export interface ResolveRecipeInput {
   readonly name?: string | null;
@@ -51,7 +53,7 @@ export class RecipeCatalog {
     readonly engineDefaults?: (engine: string, scope: CascadeScope) => Promise<{ readonly prompt: string; readonly allowedTools: readonly string[] } | null>;
     /** The first request of a process spawned from a resolution (turns/spawn-preview.ts). */
     /** The scope's tools beyond the built-ins (tool documents, packs; issue 19): what `@label` entries also resolve against. */
-    readonly serverTools?: (principal: Principal, scope: CascadeScope) => Promise<readonly ToolDescriptor[]>;
+    readonly serverTools?: (principal: Principal, scope: CascadeScope) => Promise<readonly (ToolDescriptor & { readonly origin: ToolOrigin })[]>;
     readonly requestPreview?: (principal: Principal, scope: CascadeScope, resolution: RecipeResolution, profile: string | null) => Promise<ModelRequest | null>;
   }) {}
 
@@ -98,7 +100,8 @@ export class RecipeCatalog {
       });
     }
     const preview = this.deps.requestPreview;
-    return preview ? { ...resolution, request: () => preview(principal, scope, resolution, input.profile ?? null) } : resolution;
+    const located = { ...resolution, tools: withToolOrigins(resolution.tools, new Map(serverTools.map((t) => [t.name, t.origin]))) };
+    return preview ? { ...located, request: () => preview(principal, scope, resolution, input.profile ?? null) } : located;
   }
 
   /** Manuals under `paths` (`_vance/manuals/` when not given; `[]` is none), first hit per name in path order (§6b). */

@@ -121,3 +121,14 @@ function surface(maxTools: number | null | undefined, deferring: boolean, candid
   if (maxTools === null || maxTools === undefined) return null;
   return deferring || candidates > maxTools ? Math.max(0, maxTools - DEFERRED_META_TOOLS.length) : maxTools;
 }
+
+const BUILTIN_ORIGIN: ToolOrigin = Object.freeze({ kind: 'BUILTIN' });
+
+/**
+ * Each pool entry with where its tool comes from (issue 19: previews show it); a name not in
+ * `origins` is a built-in. Added per request, after the pool cache: a cached pool is shared by
+ * scopes whose catalogs look alike, their origins are not.
+ */
+export function withToolOrigins(pool: ToolPool, origins: ReadonlyMap<string, ToolOrigin>): ToolPool {
+  return { ...pool, details: pool.details.map((d) => ({ ...d, origin: origins.get(d.name) ?? BUILTIN_ORIGIN })) };
+}

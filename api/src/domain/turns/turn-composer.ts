@@ -14,7 +14,7 @@ import { DEFAULT_MODEL_SPEC, modelSpecOf, resolveModel, type ResolvedModel } fro
 import { readModelSize, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
 import { composeSystemPrompt } from '../recipes/prompt-composition';
 import { processRenderContext } from '../processes/render-context';
-import type { ToolPool } from '../recipes/tool-pool';
+import { withToolOrigins, type ToolPool } from '../recipes/tool-pool';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { deferredMetaTools, DeferredToolShelf } from '../tools/deferred-tools';
 import { unresolvedReason } from '../tools/unresolved-tools';
@@ -191,7 +191,7 @@ export class TurnComposer {
     const privacy = enginePrompt.source === 'USER' ? { ...shared, prompt: true } : shared;
     // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
     const own = [...scriptTools, ...pickerTools];
-    const pool = withOrigins(own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own), originsOf(turnSourced, clientTools, scriptTools, pickerTools));
+    const pool = withToolOrigins(own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own), originsOf(turnSourced, clientTools, scriptTools, pickerTools));
     const specOf = (name: string) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name]));
     // Deferred tools go without their schemas; tool_list/tool_describe reach them (seed 004 §6, §6.2).
     const labelsOf = new Map(pool.details.map((t) => [t.name, t.labels]));
@@ -266,7 +266,6 @@ function descriptorOf(tool: SourcedTool): ToolDescriptor {
   return { name: tool.name, labels: tool.labels.map((l) => l.toLowerCase()), description: tool.description, ...(tool.deferred ? { deferred: true } : {}) };
 }
 
-const BUILTIN: ToolOrigin = Object.freeze({ kind: 'BUILTIN' });
 const CLIENT: ToolOrigin = Object.freeze({ kind: 'CLIENT' });
 const SCRIPT: ToolOrigin = Object.freeze({ kind: 'SCRIPT' });
 const PICKER: ToolOrigin = Object.freeze({ kind: 'PICKER' });
@@ -280,14 +279,6 @@ function originsOf(
   for (const t of scripts) origins.set(t.name, SCRIPT);
   for (const t of pickers) origins.set(t.name, PICKER);
   return origins;
-}
-
-/**
- * Each pool entry with where its tool comes from (the preview shows it). Added per turn, after the
- * pool cache: a cached pool is shared by scopes whose catalogs look alike, their origins are not.
- */
-function withOrigins(pool: ToolPool, origins: ReadonlyMap<string, ToolOrigin>): ToolPool {
-  return { ...pool, details: pool.details.map((d) => ({ ...d, origin: origins.get(d.name) ?? BUILTIN })) };
 }
 
 function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {
