@@ -36,13 +36,13 @@ export function documentTool(tool: ToolDocument, origin: ToolOrigin, deps: Docum
     deferred: tool.deferred,
     origin,
     invoke: (args, ctx) => implementation.kind === 'HTTP'
-      ? callHttp(tool.name, implementation, args, ctx, deps)
+      ? callHttp(implementation, args, ctx, deps)
       : deps.script(tool, implementation, args, ctx),
   };
 }
 
 async function callHttp(
-  name: string, http: HttpImplementation, args: Readonly<Record<string, unknown>>, ctx: ToolInvocationContext, deps: DocumentToolDeps,
+  http: HttpImplementation, args: Readonly<Record<string, unknown>>, ctx: ToolInvocationContext, deps: DocumentToolDeps,
 ): Promise<ToolResult> {
   const url = expandUrlTemplate(http.url, args);
   const { headers, secretOrigins, secretSettings } = await resolveHeaders(http.headers, deps.settings(ctx.process), url.origin);
