@@ -15,6 +15,7 @@ import {
   type Database,
 } from './persistence';
 import { createServices, type Services } from './services';
+import { FetchHttpToolCaller } from './server-tools/fetch-http-tool-caller';
 import type { PgliteDriver } from './persistence/pglite-pool';
 import { DEFAULT_TEMPLATE_ROOT } from './persistence/pglite-template';
 import type { ModelProvider } from './domain/llm/model-provider';
@@ -126,6 +127,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
       aiSdk: { onWarnings: (provider, model, warnings) => logger.warn({ provider, model, warnings }, `model call warnings (${provider})`) },
     }),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+    httpToolCaller: new FetchHttpToolCaller({ privateNetwork: config.toolHttpPrivateNetwork }),
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,

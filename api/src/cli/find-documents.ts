@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** A skill or recipe file found on disk, with the name its location gives it. */
 export interface FoundDocument {
-  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt';
+  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'tool';
   readonly file: string;
   /** The file as the command line named it: the root as given, then the path below it. */
   readonly shown: string;
@@ -20,8 +20,8 @@ export interface UnreadableRoot {
 }
 
 /**
- * Walks the given folders for `SKILL.md` files (named by their folder) and for YAML files in a
- * `recipes` folder (named by their file), the layouts of seed 000 §9 and seed 004 §3, and for engine
+ * Walks the given folders for `SKILL.md` files (named by their folder), for YAML files in a
+ * `recipes` folder (named by their file), for tool documents in a `tools` folder (issue 19), the layouts of seed 000 §9 and seed 004 §3, and for engine
  * prompt documents in a `prompts` folder (`<engine>-prompt.md`, seed 004 §5.6). A root may
  * also be one such file. Roots that cannot be read are returned, not thrown: one line each.
  */
@@ -74,6 +74,11 @@ function classify(file: string, shown: string): FoundDocument | null {
   // An engine's default prompt document (`_vance/prompts/<engine>-prompt.md`): a template every turn of the engine renders.
   if (parent === 'prompts' && /^[^/]+-prompt\.md$/.test(base)) {
     return { kind: 'engine-prompt', file, shown, name: base.replace(/\.md$/, ''), documentPath: `_vance/prompts/${base}` };
+  }
+  // A server tool document (`_vance/tools/<name>.yaml`, issue 19); `<pack>.mcp.yaml` packs are not this kind.
+  if (parent === 'tools' && /\.yaml$/.test(base) && !base.endsWith('.mcp.yaml')) {
+    const name = base.replace(/\.yaml$/, '');
+    return { kind: 'tool', file, shown, name, documentPath: `_vance/tools/${base}` };
   }
   if (parent === 'config' && base === 'recipe_categories.yaml') {
     return { kind: 'recipe-categories', file, shown, name: 'recipe_categories', documentPath: '_vance/config/recipe_categories.yaml' };

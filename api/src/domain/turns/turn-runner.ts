@@ -36,6 +36,7 @@ import { planRestore, type RetryPolicy } from './turn-retry';
 import { parseBooleanish } from '../shared/booleanish';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
+import type { ToolUniverse } from '../tools/tool-universe';
 import { storableMessage, storableModelStream, storableToolResult } from './storable-output';
 
 export interface TurnRunnerDeps {
@@ -63,6 +64,8 @@ export interface TurnRunnerDeps {
   readonly onError?: (err: unknown, context: string) => void;
   /** Skill scripts as tools of the composed skills (seed 000 §13.2). */
   readonly scripts?: { toolsFor(skills: readonly AvailableSkill[]): ServerTool[] };
+  /** The tools of the tool sources (documents, MCP packs) per scope (issue 19); without: built-ins and client tools only. */
+  readonly toolUniverse?: ToolUniverse;
   /** The session's client (FOOT) tools (seed 004 §6.2). */
   readonly clientTools?: {
     toolsOf(tenantId: string, sessionId: string): Promise<readonly ClientToolSpec[]>;
