@@ -1,6 +1,6 @@
 /**
  * The Vance dashboard: react-admin over Vance's own GraphQL operations. One folder per resource:
- * layers (documents), skills, recipes, processes, settings. Hash routing, so the API only has to
+ * layers (documents), skills, recipes, processes, settings, tools. Hash routing, so the API only has to
  * serve index.html and its assets under /admin. No `requireAuth`: the layout's RequireSession gates
  * every page (react-admin's gate looped on the login redirect, issue 17).
  */
@@ -13,7 +13,7 @@ import { LoginPage } from './layout/LoginPage';
 import { RouteNotification } from './layout/RouteNotification';
 import { theme } from './layout/theme';
 // Pages are code-split (pages.tsx): each resource's chunk loads on first use.
-import { ActivationLog, DocumentEdit, LayerList, ProcessList, ProcessShow, RecipeEdit, RecipeList, SettingsPage, SkillList, SkillShow, TriggerBench } from './pages';
+import { ActivationLog, DocumentEdit, LayerList, ProcessList, ProcessShow, RecipeEdit, RecipeList, SettingsPage, SkillList, SkillShow, ToolList, TriggerBench } from './pages';
 
 export const App = () => (
   <Admin title="Vance" dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} theme={theme} notification={RouteNotification} disableTelemetry>
@@ -26,6 +26,7 @@ export const App = () => (
     <CustomRoutes>
       <Route path="/trigger-bench" element={<TriggerBench />} />
       <Route path="/settings" element={<SettingsPage />} />
+      <Route path="/tools" element={<ToolList />} />
     </CustomRoutes>
   </Admin>
 );

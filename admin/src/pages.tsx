@@ -23,3 +23,4 @@ export const ProcessList = page(async () => (await import('./processes/ProcessLi
 export const ProcessShow = page(async () => (await import('./processes/ProcessShow')).ProcessShow);
 export const ActivationLog = page(async () => (await import('./processes/ActivationLog')).ActivationLog);
 export const SettingsPage = page(async () => (await import('./settings/SettingsPage')).SettingsPage);
+export const ToolList = page(async () => (await import('./tools/ToolList')).ToolList);

@@ -15,6 +15,7 @@ import {
   type Database,
 } from './persistence';
 import { createServices, type Services } from './services';
+import { FetchHttpToolCaller } from './server-tools/fetch-http-tool-caller';
 import type { PgliteDriver } from './persistence/pglite-pool';
 import { DEFAULT_TEMPLATE_ROOT } from './persistence/pglite-template';
 import type { ModelProvider } from './domain/llm/model-provider';
@@ -114,9 +115,12 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
   const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs, maxHostCalls: config.scriptMaxHostCalls });
   const services = createServices({
     scriptRunner,
-    toolSources: ({ cascade, settings }) => [
-      new McpPackSource({ cascade, settings: (tenantId, projectId) => settings.reader(tenantId, projectId), pool: mcpPool }),
-    ],
+    // MCP tool packs (issue 19): read through the services' cascade and settings once they exist.
+    toolSources: [new McpPackSource({
+      cascade: { listByPrefixCascade: (scope, prefix) => services.cascade.listByPrefixCascade(scope, prefix) },
+      settings: (tenantId, projectId) => services.settings.reader(tenantId, projectId),
+      pool: mcpPool,
+    })],
     clientToolStore: new TypeOrmClientToolStore(database.dataSource),
     clientToolTimeoutMs: config.clientToolTimeoutMs,
     turnSlots: config.turnSlots,
@@ -135,6 +139,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
       aiSdk: { onWarnings: (provider, model, warnings) => logger.warn({ provider, model, warnings }, `model call warnings (${provider})`) },
     }),
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+    httpToolCaller: new FetchHttpToolCaller({ privateNetwork: config.toolHttpPrivateNetwork }),
     onTurnError: (err, context) => logger.error({ err }, `turn error: ${context}`),
     defaultSettings: config.defaultSettings,
     templates,

@@ -35,6 +35,8 @@ export interface VanceConfig {
   readonly budgets: BudgetsConfig;
   /** How long a turn waits for a client (FOOT) tool's answer. */
   readonly clientToolTimeoutMs: number;
+  /** HTTP tool documents may call loopback and private addresses (default false: tenants cannot probe the server's network). */
+  readonly toolHttpPrivateNetwork: boolean;
   /** How often an instance looks for requested turns that nobody runs (a lost TURN_SCHEDULED event) and for turns whose instance died (issue 14). */
   readonly turnSweepMs: number;
   /** How long a process lane's lease lasts without a heartbeat (PostgreSQL): a dead instance's turns are taken over after it. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
       subscriptionsPerToken: intSetting(env, 'VANCE_MAX_SUBSCRIPTIONS_PER_TOKEN', 500, 1),
     }),
     clientToolTimeoutMs: intSetting(env, 'VANCE_CLIENT_TOOL_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    toolHttpPrivateNetwork: booleanSetting(env, 'VANCE_TOOL_HTTP_PRIVATE_NETWORK'),
     turnSweepMs: intSetting(env, 'VANCE_TURN_SWEEP_MS', 1_000, 100, 3_600_000),
     turnSlots: turnSlotsSetting(env),
     laneLeaseMs: intSetting(env, 'VANCE_LANE_LEASE_MS', 10_000, 200, 3_600_000),

@@ -28,7 +28,7 @@ import { SkillSteer } from './domain/processes/skill-steer';
 import { createTriggerHook, SkillSetCache } from './domain/processes/triggers';
 import { createTurnCaches } from './domain/processes/turn-preparation';
 import type { TemplateEngine } from './domain/templates';
-import type { ToolCatalog, ToolSource } from './domain/tools';
+import type { ToolCatalog } from './domain/tools';
 import { ARTHUR_DEFAULT_PROMPT, arthurEngine, EnginePrompts, ford, type Engine } from './domain/engines';
 import type { ModelProvider } from './domain/llm/model-provider';
 import { TurnSlots } from './domain/turns/turn-slots';
@@ -44,7 +44,9 @@ import { SkillTriggerBench } from './domain/activation';
 import { TemplatePreviewService } from './domain/authoring';
 import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt, withGuardScratch } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
-import { scriptToolsFor, workspaceBinding } from './domain/scripts';
+import { documentScriptRunner, scriptToolsFor, workspaceBinding } from './domain/scripts';
+import { DocumentToolSource, ToolUniverse, type HttpToolCaller, type ToolSource } from './domain/tools';
+import { ProjectTools } from './domain/tools/project-tools';
 
 /** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
 export interface Services {
@@ -62,6 +64,10 @@ export interface Services {
   readonly recipes: RecipeLoader;
   readonly recipeCatalog: RecipeCatalog;
   readonly tools: ToolCatalog;
+  /** The tools of every ToolSource (documents, packs) per scope, cached until `_vance/tools/` changes (issue 19). */
+  readonly toolUniverse: ToolUniverse;
+  /** projectTools: a project's tools with their source and labels. */
+  readonly projectTools: ProjectTools;
   readonly processes: ProcessService;
   readonly activation: SkillActivationService;
   /** engineCommand: one `//` engine command on a process. */
@@ -102,6 +108,10 @@ export interface ServiceAdapters {
   readonly modelProvider: ModelProvider;
   /** Server tools registered beside the built-in ones (tests, extensions). */
   readonly extraTools?: readonly ServerTool[];
+  /** Where HTTP tool documents send their calls (server-tools/fetch-http-tool-caller.ts). */
+  readonly httpToolCaller?: HttpToolCaller;
+  /** Tool sources after the tool documents (MCP packs, …): each is one more entry of the universe (issue 19). */
+  readonly toolSources?: readonly ToolSource[];
   readonly onTurnError?: (err: unknown, context: string) => void;
   /** Receives the seed 004 §4 audit line of every resolution with caller overrides. */
   readonly recipeAudit?: (entry: RecipeAuditEntry) => void;
@@ -121,11 +131,6 @@ export interface ServiceAdapters {
   readonly heldEventsMaxDelayMs?: number;
   /** Limit on a script's or guard's own running time (ms); the wall clock allows for the tools and models it waits on. */
   readonly scriptCpuTimeoutMs?: number;
-  /**
-   * Tool sources beyond the built-ins (issue 19: MCP tool packs; app.ts builds them), made once the
-   * cascade and settings exist; every turn asks each for its scope's tools.
-   */
-  readonly toolSources?: (core: { readonly cascade: DocumentCascade; readonly settings: SettingsService }) => readonly ToolSource[];
 }
 
 export function createServices(adapters: ServiceAdapters): Services {
@@ -163,6 +168,10 @@ export function createServices(adapters: ServiceAdapters): Services {
       const engine = engines.get(name);
       return engine ? { prompt: (await enginePrompts.defaultPrompt(scope, name)).text, allowedTools: engine.allowedTools } : null;
     },
+    // Bound late (as requestPreview): the universe is built below; resolveRecipe's pool sees the scope's tool documents and packs as a turn does.
+    serverTools: async (principal, scope) => (await toolUniverse.toolsFor(scope, async () => principal)).tools
+      .filter((t) => !toolRegistry.has(t.name))
+      .map((t) => ({ name: t.name, labels: t.labels.map((l) => l.toLowerCase()), description: t.description, origin: t.origin, ...(t.deferred ? { deferred: true } : {}) })),
     // Bound late: the turn composer needs the services below; it is called per request, after they exist.
     requestPreview: (principal, scope, resolution, profile) => spawnPreview.request(principal, scope, resolution, profile),
   });
@@ -251,15 +260,24 @@ export function createServices(adapters: ServiceAdapters): Services {
   // The `//` surface (seed 000 §2a): one engine command typed by a person, through the same dispatcher and gate.
   const engineCommands = new EngineCommandService({ processes, commands, commandGate });
   for (const tool of [...builtinTools, ...(adapters.extraTools ?? [])]) toolRegistry.register(tool);
-  const toolSources = adapters.toolSources?.({ cascade, settings }) ?? [];
+  // The per-turn tool universe beyond the built-ins (issue 19, seed 004 §6.2): first source wins a name.
+  const toolSources: ToolSource[] = [
+    new DocumentToolSource(cascade, tools, {
+      http: adapters.httpToolCaller ?? { send: () => Promise.reject(new Error('HTTP tool documents are not wired on this instance')) },
+      settings: (process) => settings.reader(process.tenantId, process.projectId),
+      script: documentScriptRunner({ runner, workspace, cpuTimeoutMs }),
+    }),
+    ...(adapters.toolSources ?? []),
+  ];
+  const toolUniverse = new ToolUniverse(toolSources);
+  const projectTools = new ProjectTools({ builtins: tools, universe: toolUniverse, scope: (principal, project) => targets.scope(principal, project) });
   const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,
-    toolbox: toolRegistry, tools, skills, skillSets, turnCaches, templates, settings, engines, enginePrompts,
+    toolbox: toolRegistry, tools, toolUniverse, skills, skillSets, turnCaches, templates, settings, engines, enginePrompts,
     principalOf: (tenantId, userId) => identity.principalOfUser(tenantId, userId),
     ...(adapters.onTurnError ? { onError: adapters.onTurnError } : {}),
     scripts: { toolsFor: (composed) => scriptToolsFor(composed, { runner, files: cascade, clientTools, workspace, cpuTimeoutMs }) },
     clientTools,
-    ...(toolSources.length > 0 ? { toolSources } : {}),
     guards,
     ...(adapters.turnSlots ? { slots: new TurnSlots(adapters.turnSlots.total, adapters.turnSlots.perTenant) } : {}),
     ...(adapters.turnRetry ? { retry: adapters.turnRetry } : {}),
@@ -287,11 +305,13 @@ export function createServices(adapters: ServiceAdapters): Services {
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => {
     cache.invalidate(e.projectId);
     skillSets.onDocumentChanged(e);
+    toolUniverse.onDocumentChanged(e);
   });
   // After a gap (bus reconnect) we cannot know what changed elsewhere: start cold.
   const unsubscribeGaps = adapters.bus.onMissedEvents(() => {
     cache.clear();
     skillSets.clear();
+    toolUniverse.clear();
   });
   const dispose = () => {
     unsubscribe();
@@ -299,7 +319,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     clientTools.close();
   };
   return {
-    identity, targets, documents, cascade, cache, settings, validator, templates, tools,
+    identity, targets, documents, cascade, cache, settings, validator, templates, tools, toolUniverse, projectTools,
     skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, engineCommands, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
   };
 }

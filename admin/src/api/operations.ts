@@ -5,7 +5,7 @@
 import { gql } from './graphql';
 import { session } from './session';
 import type {
-  ChatLogMessage, Diagnostic, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
+  ChatLogMessage, Diagnostic, ProjectTools, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
   RecipeSummary, ResolvedRecipe, Setting, Skill, SkillCommandOutcome, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
 } from './types';
 
@@ -68,6 +68,8 @@ export const ops = {
     { project: project() }).then((d) => d.recipes.recipes),
   recipe: (name: string) => gql<{ recipe: Omit<Recipe, 'id'> | null }>(`query($name: String!, $project: String) { recipe(name: $name, project: $project) { ${RECIPE} } }`, { name, project: project() })
     .then((d) => d.recipe),
+  projectTools: () => gql<{ projectTools: ProjectTools }>(`query($project: String) { projectTools(project: $project) { tools { name description labels deferred origin { kind layer path pack } } problems { path message } } }`,
+    { project: project() }).then((d) => d.projectTools),
   listedRecipes: () => gql<{ listedRecipes: ListedRecipes }>(`query($project: String) { listedRecipes(project: $project) { categories { id title } recipes { name title description category } warnings { ${DIAG} } } }`,
     { project: project() }).then((d) => d.listedRecipes),
   resolveRecipe: (name: string, profile: string | null) =>

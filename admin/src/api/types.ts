@@ -175,3 +175,25 @@ export interface SkillCommandOutcome {
   clear: { cleared: string[]; kept: string[] } | null;
   skills: { name: string; title: string | null; description: string | null; source: Layer; active: boolean }[] | null;
 }
+
+/** Where a tool comes from (issue 19): a built-in, a tool document (layer, path), an MCP pack. */
+export interface ToolOrigin {
+  kind: 'BUILTIN' | 'DOCUMENT' | 'MCP_PACK' | 'CLIENT' | 'SCRIPT' | 'PICKER';
+  layer: string | null;
+  path: string | null;
+  pack: string | null;
+}
+
+/** projectTools: a tool the project's turns select from. */
+export interface ProjectTool {
+  name: string;
+  description: string;
+  labels: string[];
+  deferred: boolean;
+  origin: ToolOrigin;
+}
+
+export interface ProjectTools {
+  tools: ProjectTool[];
+  problems: { path: string; message: string }[];
+}

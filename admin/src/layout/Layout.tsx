@@ -14,6 +14,7 @@ const VanceAppBar = () => (
 const VanceMenu = () => (
   <Menu>
     <Menu.ResourceItems />
+    <Menu.Item to="/tools" primaryText="Tools" />
     <Menu.Item to="/trigger-bench" primaryText="Trigger bench" />
     <Menu.Item to="/settings" primaryText="Settings" />
   </Menu>

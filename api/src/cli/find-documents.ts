@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** A skill or recipe file found on disk, with the name its location gives it. */
 export interface FoundDocument {
-  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'mcp-pack';
+  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'tool' | 'mcp-pack';
   readonly file: string;
   /** The file as the command line named it: the root as given, then the path below it. */
   readonly shown: string;
@@ -20,8 +20,8 @@ export interface UnreadableRoot {
 }
 
 /**
- * Walks the given folders for `SKILL.md` files (named by their folder) and for YAML files in a
- * `recipes` folder (named by their file), the layouts of seed 000 §9 and seed 004 §3, and for engine
+ * Walks the given folders for `SKILL.md` files (named by their folder), for YAML files in a
+ * `recipes` folder (named by their file), for tool documents in a `tools` folder (issue 19), the layouts of seed 000 §9 and seed 004 §3, and for engine
  * prompt documents in a `prompts` folder (`<engine>-prompt.md`, seed 004 §5.6). A root may
  * also be one such file. Roots that cannot be read are returned, not thrown: one line each.
  */
@@ -40,7 +40,7 @@ export async function findDocuments(roots: readonly string[]): Promise<{ found: 
     if (!isDirectory) {
       const doc = classify(file, root);
       if (doc) found.push(doc);
-      else unreadable.push({ root, problem: 'not a SKILL.md, a recipe (recipes/<name>.yaml), an engine prompt (prompts/<engine>-prompt.md) or an MCP pack (tools/<pack>.mcp.yaml)' });
+      else unreadable.push({ root, problem: 'not a SKILL.md, a recipe (recipes/<name>.yaml), an engine prompt (prompts/<engine>-prompt.md) a tool (tools/<name>.yaml) or an MCP pack (tools/<pack>.mcp.yaml)' });
       continue;
     }
     await walk(file, root.replace(/[\\/]+$/, '') || root, found);
@@ -78,6 +78,11 @@ function classify(file: string, shown: string): FoundDocument | null {
   // An MCP tool pack (`_vance/tools/<pack>.mcp.yaml`, issue 19).
   if (parent === 'tools' && base.endsWith('.mcp.yaml')) {
     return { kind: 'mcp-pack', file, shown, name: base.slice(0, -'.mcp.yaml'.length), documentPath: `_vance/tools/${base}` };
+  }
+  // A server tool document (`_vance/tools/<name>.yaml`, issue 19); `<pack>.mcp.yaml` packs are not this kind.
+  if (parent === 'tools' && /\.yaml$/.test(base) && !base.endsWith('.mcp.yaml')) {
+    const name = base.replace(/\.yaml$/, '');
+    return { kind: 'tool', file, shown, name, documentPath: `_vance/tools/${base}` };
   }
   if (parent === 'config' && base === 'recipe_categories.yaml') {
     return { kind: 'recipe-categories', file, shown, name: 'recipe_categories', documentPath: '_vance/config/recipe_categories.yaml' };

@@ -24,6 +24,8 @@ export interface McpConnectionOptions {
   readonly connectTimeoutMs: number;
   /** Longest tool list kept (a server listing more is cut, with a problem). */
   readonly maxTools: number;
+  /** Told after the cached list was refreshed on the server's list_changed. */
+  readonly onToolsChanged?: () => void;
 }
 
 /** A server tool as listed, bounded (description, schema size). */
@@ -61,7 +63,9 @@ export class McpConnection {
         tools: {
           // The SDK refetches tools/list on the server's notification; we keep what it got.
           onChanged: (error, tools) => {
-            if (!error && tools && connection) connection.keep(tools, options.maxTools);
+            if (error || !tools || !connection) return;
+            connection.keep(tools, options.maxTools);
+            options.onToolsChanged?.();
           },
         },
       },

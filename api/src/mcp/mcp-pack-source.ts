@@ -27,7 +27,7 @@ import { mcpToolNames } from '../domain/tools/mcp-tool-names';
 import type { ToolResult } from '../domain/tools/server-tool';
 import type { SourcedTool, ToolSet, ToolSource, ToolSourceProblem } from '../domain/tools/tool-source';
 import type { McpConnectionPool } from './mcp-connection-pool';
-import type { McpConnection, McpEndpoint } from './mcp-connection';
+import type { McpConnection, McpConnectionOptions, McpEndpoint } from './mcp-connection';
 
 /** The tenant policy setting that allows stdio packs (default off). */
 export const ALLOW_STDIO_SETTING = 'tools.mcp.allowStdio';
@@ -49,8 +49,14 @@ type Resolved = { readonly ok: true; readonly endpoint: McpEndpoint } | { readon
 export class McpPackSource implements ToolSource {
   /** Parsed pack documents by (layer project, path, version): a turn does not re-parse them. */
   private readonly parsed = new LRUCache<string, ParseMcpPackResult>({ max: 1_000 });
+  private readonly listeners = new Set<(tenantId: string) => void>();
 
   constructor(private readonly deps: McpPackSourceDeps) {}
+
+  onToolsChanged(listener: (tenantId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   async toolsFor(_principal: Principal, scope: CascadeScope, signal?: AbortSignal): Promise<ToolSet> {
     const hits = (await this.deps.cascade.listByPrefixCascade({ ...scope, userProjectId: null }, MCP_PACK_PREFIX))
@@ -72,20 +78,26 @@ export class McpPackSource implements ToolSource {
     const pack = parsed.pack;
     const resolved = await this.endpoint(scope, hit, pack);
     if (!resolved.ok) return problem(resolved.problem);
+    const tenantId = scope.tenantId;
     const slot = `${document.layer}|${document.projectId ?? ''}|${document.path}`;
     const key = createHash('sha256').update(JSON.stringify([slot, document.version, resolved.endpoint, pack.connectTimeoutMs])).digest('hex');
+    const options: McpConnectionOptions = {
+      endpoint: resolved.endpoint, connectTimeoutMs: pack.connectTimeoutMs, maxTools: MAX_TOOLS_PER_PACK,
+      onToolsChanged: () => { for (const listener of this.listeners) listener(tenantId); },
+    };
+    // Each call asks the pool again: the tools outlive a connection (ToolUniverse keeps them until
+    // `_vance/tools/` changes), and a connection the server dropped is replaced at the next call.
+    const connect = (): Promise<McpConnection> => this.deps.pool.connection(tenantId, slot, key, options);
     let connection: McpConnection;
     try {
-      connection = await untilAborted(this.deps.pool.connection(scope.tenantId, slot, key, {
-        endpoint: resolved.endpoint, connectTimeoutMs: pack.connectTimeoutMs, maxTools: MAX_TOOLS_PER_PACK,
-      }), signal);
+      connection = await untilAborted(connect(), signal);
     } catch (error) {
       return problem(`MCP pack '${pack.name}' is not reachable: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return this.toolsOf(scope.tenantId, key, hit, pack, connection);
+    return this.toolsOf(hit, pack, connection, connect);
   }
 
-  private toolsOf(tenantId: string, key: string, hit: CascadeHit, pack: McpPack, connection: McpConnection): ToolSet {
+  private toolsOf(hit: CascadeHit, pack: McpPack, connection: McpConnection, connect: () => Promise<McpConnection>): ToolSet {
     const { tools: listed, truncated } = connection.listTools();
     const include = new Set(pack.include);
     const exclude = new Set(pack.exclude);
@@ -99,9 +111,8 @@ export class McpPackSource implements ToolSource {
       labels, parameters: listedTool.inputSchema, deferred: pack.deferred, origin,
       invoke: async (args, ctx): Promise<ToolResult> => {
         try {
-          return await connection.call(listedTool.name, args, pack.timeoutMs, ctx.signal);
+          return await (await connect()).call(listedTool.name, args, pack.timeoutMs, ctx.signal);
         } catch (error) {
-          if (connection.closed) this.deps.pool.discard(tenantId, key);
           return { content: `MCP pack '${pack.name}', tool '${listedTool.name}' failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
         }
       },

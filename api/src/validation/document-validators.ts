@@ -6,12 +6,13 @@ import type { BacktrackingAnalyser } from '../domain/skills';
 import { skillDocumentKind } from '../domain/skills';
 import type { TemplateEngine } from '../domain/templates/template-engine';
 import type { ToolCatalog } from '../domain/tools/tool-descriptor';
+import { toolDocumentKind } from '../domain/tools/tool-document-kind';
 
 /**
  * The document kinds Vance validates: one list for the server, its workers and the CLI. `tools`: the
  * catalog that recipe and skill tool entries must select from (a warning otherwise, issue 15).
  */
 export function createDocumentValidator(templates?: TemplateEngine, backtracking?: BacktrackingAnalyser, tools?: ToolCatalog): DocumentValidator {
-  // MCP packs first: `<pack>.mcp.yaml` would also match a `_vance/tools/<name>.yaml` kind.
-  return new DocumentValidator([mcpPackDocumentKind(), skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates)]);
+  // MCP packs (`<pack>.mcp.yaml`) before tool documents (`<name>.yaml`): first match wins.
+  return new DocumentValidator([skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates), mcpPackDocumentKind(), toolDocumentKind(tools)]);
 }

@@ -12,6 +12,9 @@ import { toRecipeList, type RecipeList } from './recipe-list';
 import type { RecipeResolution } from './recipe-resolution';
 import type { RecipeResolver } from './recipe-resolver';
 import type { ModelRequest } from '../turns/model-request';
+import type { ToolDescriptor } from '../tools/tool-descriptor';
+import type { ToolOrigin } from '../tools/tool-source';
+import { withToolOrigins } from './tool-pool';
 
 export interface ResolveRecipeInput {
   readonly name?: string | null;
@@ -49,6 +52,8 @@ export class RecipeCatalog {
     /** An engine's default prompt and whitelist in a scope (engines/engine-prompts.ts: the effective prompt document); without it, no systemPromptPreview. */
     readonly engineDefaults?: (engine: string, scope: CascadeScope) => Promise<{ readonly prompt: string; readonly allowedTools: readonly string[] } | null>;
     /** The first request of a process spawned from a resolution (turns/spawn-preview.ts). */
+    /** The scope's tools beyond the built-ins (tool documents, packs; issue 19): what `@label` entries also resolve against. */
+    readonly serverTools?: (principal: Principal, scope: CascadeScope) => Promise<readonly (ToolDescriptor & { readonly origin: ToolOrigin })[]>;
     readonly requestPreview?: (principal: Principal, scope: CascadeScope, resolution: RecipeResolution, profile: string | null) => Promise<ModelRequest | null>;
   }) {}
 
@@ -80,8 +85,9 @@ export class RecipeCatalog {
   async resolve(principal: Principal, input: ResolveRecipeInput): Promise<RecipeResolution> {
     const scope = await this.scope(principal, input.project);
     const settings = this.deps.settings.reader(scope.tenantId, scope.projectId);
+    const serverTools = this.deps.serverTools ? await this.deps.serverTools(principal, scope) : [];
     const resolution = await this.deps.resolver.resolve({
-      scope, tenantName: principal.tenant.name, settings,
+      scope, tenantName: principal.tenant.name, settings, serverTools,
       recipe: input.name ?? null, engine: input.engine ?? null, params: input.params ?? null, profile: input.profile ?? null,
       ...(this.deps.engineDefaults ? { engineDefaults: (engine: string) => this.deps.engineDefaults!(engine, scope) } : {}),
     });
@@ -94,7 +100,8 @@ export class RecipeCatalog {
       });
     }
     const preview = this.deps.requestPreview;
-    return preview ? { ...resolution, request: () => preview(principal, scope, resolution, input.profile ?? null) } : resolution;
+    const located = { ...resolution, tools: withToolOrigins(resolution.tools, new Map(serverTools.map((t) => [t.name, t.origin]))) };
+    return preview ? { ...located, request: () => preview(principal, scope, resolution, input.profile ?? null) } : located;
   }
 
   /** Manuals under `paths` (`_vance/manuals/` when not given; `[]` is none), first hit per name in path order (§6b). */

@@ -43,6 +43,8 @@ export interface ResolveRecipeRequest {
   readonly engineDefaults?: (engine: string) => Promise<{ readonly prompt: string; readonly allowedTools: readonly string[] } | null>;
   /** Tools of the skills that will be active (seed 000 §5b). */
   readonly skillTools?: readonly string[];
+  /** The scope's tools beyond the built-ins (tool documents, MCP packs; issue 19), in addition to the server catalog. */
+  readonly serverTools?: readonly ToolDescriptor[];
   /** Client tools of the session (seed 004 §6.2), in addition to the server catalog. */
   readonly clientTools?: readonly ToolDescriptor[];
   /** The endpoint's tool-surface budget; none = no ranking. */

@@ -130,7 +130,7 @@ export class RecipeResolver {
     // The turn takes maxTools from the process's params (turns/turn-composer.ts); so does the preview.
     const maxTools = request.maxTools ?? positiveInt(params.maxTools) ?? null;
     const tools = computeToolPool({
-      available: [...this.deps.tools.list(), ...(request.clientTools ?? [])],
+      available: [...this.deps.tools.list(), ...(request.serverTools ?? []), ...(request.clientTools ?? [])],
       engineAllowed: request.engineAllowedTools ?? engineAllowed ?? this.deps.engineTools?.(engine) ?? [],
       add: [...(recipe?.allowedToolsAdd ?? []), ...(block?.allowedToolsAdd ?? [])],
       remove: [...(recipe?.allowedToolsRemove ?? []), ...(block?.allowedToolsRemove ?? [])],

@@ -13,6 +13,7 @@ import { expandSelectors, parseToolSelector } from '../tools/select';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { findUnresolvedTools, type UnresolvedTool } from '../tools/unresolved-tools';
 import { DEFERRED_META_DESCRIPTORS, DEFERRED_META_TOOLS } from '../tools/deferred-tools';
+import type { ToolOrigin } from '../tools/tool-source';
 import { applyToolBudget } from './tool-budget';
 
 export interface ToolPoolInput {
@@ -60,6 +61,8 @@ export interface PoolTool {
   readonly name: string;
   readonly labels: readonly string[];
   readonly placement: ToolPlacement;
+  /** Where the tool comes from (issue 19); set by the turn composer, absent in a pool computed without a turn. */
+  readonly origin?: ToolOrigin;
 }
 
 export function computeToolPool(input: ToolPoolInput): ToolPool {
@@ -117,4 +120,15 @@ export function computeToolPool(input: ToolPoolInput): ToolPool {
 function surface(maxTools: number | null | undefined, deferring: boolean, candidates: number): number | null {
   if (maxTools === null || maxTools === undefined) return null;
   return deferring || candidates > maxTools ? Math.max(0, maxTools - DEFERRED_META_TOOLS.length) : maxTools;
+}
+
+const BUILTIN_ORIGIN: ToolOrigin = Object.freeze({ kind: 'BUILTIN' });
+
+/**
+ * Each pool entry with where its tool comes from (issue 19: previews show it); a name not in
+ * `origins` is a built-in. Added per request, after the pool cache: a cached pool is shared by
+ * scopes whose catalogs look alike, their origins are not.
+ */
+export function withToolOrigins(pool: ToolPool, origins: ReadonlyMap<string, ToolOrigin>): ToolPool {
+  return { ...pool, details: pool.details.map((d) => ({ ...d, origin: origins.get(d.name) ?? BUILTIN_ORIGIN })) };
 }

@@ -3,3 +3,4 @@ export { scriptToolName } from './script-tool-name';
 export { scriptParamsSchema } from './script-params-schema';
 export { workspaceBinding, type WorkspaceBinding } from './workspace-binding';
 export { LogLimiter } from './log-limiter';
+export { documentScriptRunner, type DocumentScriptDeps } from './document-script';

@@ -6,6 +6,8 @@ export interface SettingHit {
   readonly source: SettingSource;
   /** The layer in words, for messages: "project 'p'", "the tenant", "the server defaults". */
   readonly layer: string;
+  /** Stored as a secret (or named like one): only for the server's own use, and only where it is bound. */
+  readonly secret?: boolean;
 }
 
 /**

@@ -33,7 +33,7 @@ export class SettingsService {
       const hit = await this.effective(tenantId, projectId, key);
       if (!hit) return undefined;
       const projectName = hit.source === 'PROJECT' && projectId ? await this.targets.projectName(tenantId, projectId) : null;
-      return { value: hit.setting.value, source: hit.source, layer: describeSettingLayer(hit.source, projectName) };
+      return { value: hit.setting.value, source: hit.source, layer: describeSettingLayer(hit.source, projectName), secret: hit.setting.secret || isSecretKey(key) };
     };
     return { get: async (key) => (await this.effective(tenantId, projectId, key))?.setting.value, lookup };
   }

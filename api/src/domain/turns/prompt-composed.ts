@@ -8,6 +8,7 @@ import type { FittedContext } from '../activation';
 import type { ModelStreamEvent } from '../llm/model-provider';
 import { systemOf, type ModelRequest } from './model-request';
 import type { TurnComposition } from './turn-composer';
+import type { PoolTool } from '../recipes/tool-pool';
 
 /** The request as a PromptComposed payload: the history is the chat log, so only its size rides along. */
 export function requestSummary(request: ModelRequest): Record<string, unknown> {
@@ -24,7 +25,7 @@ export function promptComposedPayload(composition: TurnComposition, request: Mod
     sections: composition.sections.map((s) => ({ kind: s.kind, chars: s.text.length, text: s.text })),
     // The names of the tools the model is offered (before issue 15: the pool, with names nothing implements).
     tools: request.tools.map((t) => t.name), deferredTools: composition.pool.deferred,
-    toolDetails: composition.pool.details, unresolvedTools: composition.pool.unresolvedTools,
+    toolDetails: composition.pool.details.map(withoutOrigin), unresolvedTools: composition.pool.unresolvedTools,
     // Packs that are down or refused, tool documents that do not parse (issue 19): the turn went on without them.
     toolProblems: composition.toolProblems,
     tokens: fitted.split, budget: fitted.summary, droppedHistory: fitted.dropped.length,
@@ -50,4 +51,9 @@ export async function* reportingUsage(events: AsyncIterable<ModelStreamEvent>, r
 export function promptTokens(fitted: FittedContext, reported: readonly number[]): Record<string, unknown> {
   const first = reported[0];
   return { estimated: fitted.split.total, reported: first !== undefined && first > 0 ? first : null, reportedPerCall: reported };
+}
+
+/** The stored event keeps the pool entry as it was (name, labels, placement); the preview shows the origin (issue 19). */
+function withoutOrigin(detail: PoolTool): Omit<PoolTool, 'origin'> {
+  return { name: detail.name, labels: detail.labels, placement: detail.placement };
 }

@@ -14,13 +14,14 @@ import { DEFAULT_MODEL_SPEC, modelSpecOf, resolveModel, type ResolvedModel } fro
 import { readModelSize, tierFor, type ModelCatalog, type ModelTier } from '../recipes/model-catalog';
 import { composeSystemPrompt } from '../recipes/prompt-composition';
 import { processRenderContext } from '../processes/render-context';
-import type { ToolPool } from '../recipes/tool-pool';
+import { withToolOrigins, type ToolPool } from '../recipes/tool-pool';
 import type { ToolDescriptor } from '../tools/tool-descriptor';
 import { deferredMetaTools, DeferredToolShelf } from '../tools/deferred-tools';
 import { unresolvedReason } from '../tools/unresolved-tools';
 import type { ServerTool } from '../tools/server-tool';
-import type { SourcedTool, ToolSourceProblem } from '../tools/tool-source';
 import { ToolRegistry } from '../tools/tool-registry';
+import { EMPTY_TOOL_SET } from '../tools/tool-universe';
+import type { SourcedTool, ToolOrigin, ToolSourceProblem } from '../tools/tool-source';
 import type { ClientToolSpec } from '../client-tools/client-tool';
 import type { ChatLogMessage } from './turn';
 import { budgetCatalog, fitContext, PendingOpenSkills, skillPickerTools, type BudgetedCatalog, type FittedContext, type SkillVerdict } from '../activation';
@@ -51,12 +52,12 @@ export interface TurnComposition {
   readonly composedSkills: readonly string[];
   readonly warnings: readonly { skill: string; message: string }[];
   readonly scope: CascadeScope;
-  /** This turn's own tools: the composed skills' scripts, the session's client tools, open_skill/close_skill, tool_list/tool_describe. */
+  /** This turn's own tools: the composed skills' scripts, the sources' tools, the session's client tools, open_skill/close_skill, tool_list/tool_describe. */
   readonly turnTools: ToolRegistry;
+  /** What the tool sources could not offer this turn (a document that does not parse, a pack that is down). */
+  readonly toolProblems: readonly ToolSourceProblem[];
   /** The deferred tools (seed 004 §6): what tool_list lists and tool_describe loads for the rest of the turn. */
   readonly deferredTools: DeferredToolShelf;
-  /** Why a tool source (an MCP pack, a tool document) gave fewer tools than it defines (issue 19). */
-  readonly toolProblems: readonly ToolSourceProblem[];
   /** Every candidate skill's verdict (issue 8). */
   readonly verdicts: readonly SkillVerdict[];
   /** The open `picked` skills of the reply being written (committed when the turn finishes). */
@@ -87,7 +88,7 @@ const DEFAULT_CATALOG_SHARE = 0.05;
 export type TurnComposerDeps = Pick<
   TurnRunnerDeps,
   'processes' | 'store' | 'toolbox' | 'tools' | 'skills' | 'skillSets' | 'turnCaches' | 'templates' | 'settings' | 'scripts' | 'clientTools' | 'enginePrompts'
-  | 'toolSources' | 'principalOf'
+  | 'toolUniverse' | 'principalOf'
 >;
 
 export class TurnComposer {
@@ -126,12 +127,16 @@ export class TurnComposer {
     }, context);
     const extra = (await engine.promptSections?.({ process, scope })) ?? [];
     const adjustments = process.toolAdjustments;
-    const skillList = this.deps.skillSets ? await this.deps.skillSets.list(scope) : await skills.listAvailable(scope);
-    const builtins = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
-    // issue 19 (MCP packs; h-packs' hook): the scope's source tools join the universe the selectors resolve against.
-    const sourced = await this.sourcedTools(process, scope, builtins);
-    const serverTools = sourced.tools.length === 0 ? builtins
-      : [...builtins, ...sourced.tools.map((t) => ({ name: t.name, labels: t.labels, description: t.description, ...(t.deferred ? { deferred: true } : {}) }))];
+    const [skillList, sourced] = await Promise.all([
+      this.deps.skillSets ? this.deps.skillSets.list(scope) : skills.listAvailable(scope),
+      // The tool universe of the scope (issue 19, seed 004 §6.2): documents, packs — cached per scope.
+      this.deps.toolUniverse?.toolsFor(scope, () => this.deps.principalOf(process.tenantId, process.userId)) ?? EMPTY_TOOL_SET,
+    ]);
+    const builtinTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
+    const builtinNames = new Set(builtinTools.map((t) => t.name));
+    // A built-in's name is never taken by a source (a document doing so does not validate); a schema that is not an object is not offered.
+    const sourcedTools = sourced.tools.filter((t) => !builtinNames.has(t.name) && t.parameters['type'] === 'object');
+    const serverTools = sourcedTools.length === 0 ? builtinTools : [...builtinTools, ...sourcedTools.map(descriptorOf)];
     const serverNames = new Set(serverTools.map((t) => t.name));
     // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
     const clientTools = registered.filter((t) => !serverNames.has(t.name));
@@ -178,13 +183,15 @@ export class TurnComposer {
         render: async (skill) => (await composeSkillsSection([{ skill, args: null }], templates, renderContext)).text,
       });
     }
-    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...clientTools.map((t) => this.clientTool(process, t)), ...sourced.tools]);
+    const ownNames = new Set([...scriptTools, ...pickerTools].map((t) => t.name));
+    const turnSourced = sourcedTools.filter((t) => !ownNames.has(t.name));
+    const turnTools = new ToolRegistry([...scriptTools, ...pickerTools, ...turnSourced, ...clientTools.map((t) => this.clientTool(process, t))]);
     const shared = turnPrivacy(process, skillList, prepared.composedSkills, scriptTools, prepared.pickable);
     // An engine prompt from the owner's USER layer is as private as a recipe from it.
     const privacy = enginePrompt.source === 'USER' ? { ...shared, prompt: true } : shared;
     // Scripts of the composed skills (seed 000 §13.2) and the picker tools come and go with their skills.
     const own = [...scriptTools, ...pickerTools];
-    const pool = own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own);
+    const pool = withToolOrigins(own.length === 0 ? prepared.toolPool : withTools(prepared.toolPool, own), originsOf(turnSourced, clientTools, scriptTools, pickerTools));
     const specOf = (name: string) => (turnTools.has(name) ? turnTools.specs([name]) : this.deps.toolbox.specs([name]));
     // Deferred tools go without their schemas; tool_list/tool_describe reach them (seed 004 §6, §6.2).
     const labelsOf = new Map(pool.details.map((t) => [t.name, t.labels]));
@@ -202,31 +209,6 @@ export class TurnComposer {
     const history = [...toChatMessages(messages), ...upcoming.map((content): ChatMessage => ({ role: 'user', content }))];
     const fitted = fitHistory({ ...partial, skillsText: prepared.skillsSection }, history);
     return { ...partial, budget: fitted.fitted, history, request: buildModelRequest(partial, fitted.history) };
-  }
-
-  /**
-   * The tools of the scope's sources (issue 19): asked at once; a source that fails is a problem, not
-   * a failed turn. A name already taken (a built-in, an earlier source) keeps its first owner.
-   */
-  private async sourcedTools(process: Process, scope: CascadeScope, taken: readonly ToolDescriptor[]): Promise<{ tools: SourcedTool[]; problems: ToolSourceProblem[] }> {
-    const sources = this.deps.toolSources ?? [];
-    if (sources.length === 0) return { tools: [], problems: [] };
-    const principal = await this.deps.principalOf(process.tenantId, process.userId);
-    const sets = await Promise.all(sources.map((source) => source.toolsFor(principal, scope).catch((err: unknown) => ({
-      tools: [], problems: [{ path: '', message: `A tool source failed: ${err instanceof Error ? err.message : String(err)}` }],
-    }))));
-    const names = new Set(taken.map((t) => t.name));
-    const tools: SourcedTool[] = [];
-    const problems: ToolSourceProblem[] = sets.flatMap((set) => set.problems);
-    for (const tool of sets.flatMap((set) => set.tools)) {
-      if (names.has(tool.name)) {
-        problems.push({ path: tool.origin.path ?? '', message: `Tool '${tool.name}' is not offered: the name is taken by another tool` });
-        continue;
-      }
-      names.add(tool.name);
-      tools.push(tool);
-    }
-    return { tools, problems };
   }
 
   /** A registered client tool as a tool of this turn: a call goes to the session's client. */
@@ -278,6 +260,25 @@ function withTools(pool: ToolPool, own: readonly ToolDescriptor[]): ToolPool {
     details: [...details.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     unresolvedTools, unresolved: [...new Set(unresolvedTools.map((u) => u.entry))],
   };
+}
+
+function descriptorOf(tool: SourcedTool): ToolDescriptor {
+  return { name: tool.name, labels: tool.labels.map((l) => l.toLowerCase()), description: tool.description, ...(tool.deferred ? { deferred: true } : {}) };
+}
+
+const CLIENT: ToolOrigin = Object.freeze({ kind: 'CLIENT' });
+const SCRIPT: ToolOrigin = Object.freeze({ kind: 'SCRIPT' });
+const PICKER: ToolOrigin = Object.freeze({ kind: 'PICKER' });
+
+function originsOf(
+  sourced: readonly SourcedTool[], client: readonly ClientToolSpec[], scripts: readonly ServerTool[], pickers: readonly ServerTool[],
+): ReadonlyMap<string, ToolOrigin> {
+  const origins = new Map<string, ToolOrigin>();
+  for (const t of sourced) origins.set(t.name, t.origin);
+  for (const t of client) origins.set(t.name, CLIENT);
+  for (const t of scripts) origins.set(t.name, SCRIPT);
+  for (const t of pickers) origins.set(t.name, PICKER);
+  return origins;
 }
 
 function mergeDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): ToolDescriptor[] {

@@ -28,7 +28,6 @@ import { TurnEventSink } from './turn-event-sink';
 import { promptComposedPayload, promptTokens, reportingUsage } from './prompt-composed';
 import { StaleTurnError, type TurnStore } from './turn-store';
 import type { TurnToolbox } from './turn-toolbox';
-import type { ToolSource } from '../tools/tool-source';
 import type { TurnSlots } from './turn-slots';
 import { TurnComposer, fitHistory, type TurnComposition } from './turn-composer';
 import { verdicts } from './turn-verdicts';
@@ -37,6 +36,7 @@ import { planRestore, type RetryPolicy } from './turn-retry';
 import { parseBooleanish } from '../shared/booleanish';
 import { positiveInt } from '../shared/positive-int';
 import { toStorable } from '../shared/storable-text';
+import type { ToolUniverse } from '../tools/tool-universe';
 import { storableMessage, storableModelStream, storableToolResult } from './storable-output';
 
 export interface TurnRunnerDeps {
@@ -64,8 +64,8 @@ export interface TurnRunnerDeps {
   readonly onError?: (err: unknown, context: string) => void;
   /** Skill scripts as tools of the composed skills (seed 000 §13.2). */
   readonly scripts?: { toolsFor(skills: readonly AvailableSkill[]): ServerTool[] };
-  /** Tools beyond the built-ins, per scope: MCP tool packs, server-tool documents (issue 19, seed 004 §6). */
-  readonly toolSources?: readonly ToolSource[];
+  /** The tools of the tool sources (documents, MCP packs) per scope (issue 19); without: built-ins and client tools only. */
+  readonly toolUniverse?: ToolUniverse;
   /** The session's client (FOOT) tools (seed 004 §6.2). */
   readonly clientTools?: {
     toolsOf(tenantId: string, sessionId: string): Promise<readonly ClientToolSpec[]>;

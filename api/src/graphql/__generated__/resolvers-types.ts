@@ -7,7 +7,8 @@ import { DocumentRevision as DocumentRevisionEntity } from '../../domain/cascade
 import { SettingView } from '../../domain/settings/setting';
 import { Diagnostic as DiagnosticEntity } from '../../domain/errors';
 import { ResolvedSkill, SkillTrigger as SkillTriggerEntity, SkillArgument as SkillArgumentEntity, LoadedReferenceDoc, SkillRun as SkillRunEntity, SkillScript as SkillScriptEntity } from '../../domain/skills';
-import { RecipeListEntry, RecipeList as RecipeListEntity, RecipeListing, RecipeProfile as RecipeProfileEntity, RecipeCategory as RecipeCategoryEntity, ListedRecipe as ListedRecipeEntity, ListedRecipes as ListedRecipesEntity, RecipeResolution, ResolvedRecipeRef as ResolvedRecipeRefEntity, ResolvedModelInfo, ToolPool as ToolPoolEntity, Manual as ManualEntity } from '../../domain/recipes';
+import { RecipeListEntry, RecipeList as RecipeListEntity, RecipeListing, RecipeProfile as RecipeProfileEntity, RecipeCategory as RecipeCategoryEntity, ListedRecipe as ListedRecipeEntity, ListedRecipes as ListedRecipesEntity, RecipeResolution, ResolvedRecipeRef as ResolvedRecipeRefEntity, ResolvedModelInfo, ToolPool as ToolPoolEntity, PoolTool as PoolToolEntity, Manual as ManualEntity } from '../../domain/recipes';
+import { ToolOrigin as ToolOriginEntity, ProjectTool as ProjectToolEntity, ProjectToolList as ProjectToolsEntity } from '../../domain/tools';
 import { Session as SessionEntity, Process as ProcessEntity, ActiveSkillRef, RuntimeGuard as RuntimeGuardEntity, PendingMessage as PendingMessageEntity } from '../../domain/processes/process';
 import { ActivationResult, ClearResult, SkillListing, SkillCommandResult as SkillCommandResultEntity } from '../../domain/processes/skill-activation-service';
 import { EngineCommandOutcome } from '../../domain/processes/engine-command-service';
@@ -590,6 +591,8 @@ export type PoolTool = {
   readonly __typename?: 'PoolTool';
   readonly labels: ReadonlyArray<Scalars['String']['output']>;
   readonly name: Scalars['String']['output'];
+  /** Where the tool comes from: a built-in, a tool document, an MCP pack, the session's client, a skill script, the skill picker. */
+  readonly origin: ToolOrigin;
   /** PRIMARY (offered with its schema) or DEFERRED (reached through tool_list / tool_describe). */
   readonly placement: Scalars['String']['output'];
 };
@@ -742,6 +745,24 @@ export type ProjectRole =
   | 'ADMIN'
   | 'MEMBER';
 
+/** A tool a project's turns can select: its labels are what `@label` selectors match. */
+export type ProjectTool = {
+  readonly __typename?: 'ProjectTool';
+  /** Offered without its schema; reached through tool_list / tool_describe unless a recipe's add names it. */
+  readonly deferred: Scalars['Boolean']['output'];
+  readonly description: Scalars['String']['output'];
+  readonly labels: ReadonlyArray<Scalars['String']['output']>;
+  readonly name: Scalars['String']['output'];
+  readonly origin: ToolOrigin;
+};
+
+export type ProjectTools = {
+  readonly __typename?: 'ProjectTools';
+  readonly problems: ReadonlyArray<ToolSourceProblem>;
+  /** The built-ins, then the tools of the tool documents and packs the project sees (first hit in the cascade by name). */
+  readonly tools: ReadonlyArray<ProjectTool>;
+};
+
 export type PromptSection = {
   readonly __typename?: 'PromptSection';
   readonly kind: Scalars['String']['output'];
@@ -786,6 +807,8 @@ export type Query = {
    * NOT_FOUND, as `projects` does not list it), by login. System projects have no members of their own.
    */
   readonly projectMembers: ReadonlyArray<ProjectMembership>;
+  /** The tools `project`'s turns select from (built-ins, tool documents, MCP packs; client tools come per session), with source and labels. */
+  readonly projectTools: ProjectTools;
   /** Projects the caller can see in its tenant. */
   readonly projects: ReadonlyArray<Project>;
   readonly recipe?: Maybe<Recipe>;
@@ -923,6 +946,11 @@ export type QueryProcessesArgs = {
 
 export type QueryProjectMembersArgs = {
   project: Scalars['String']['input'];
+};
+
+
+export type QueryProjectToolsArgs = {
+  project?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1474,6 +1502,31 @@ export type Tenant = {
   readonly name: Scalars['String']['output'];
 };
 
+export type ToolOrigin = {
+  readonly __typename?: 'ToolOrigin';
+  readonly kind: ToolOriginKind;
+  /** The layer of the defining document (DOCUMENT, MCP_PACK): PROJECT, VANCE or RESOURCE. */
+  readonly layer?: Maybe<Scalars['String']['output']>;
+  /** The pack's name (MCP_PACK). */
+  readonly pack?: Maybe<Scalars['String']['output']>;
+  /** The defining document's path (DOCUMENT, MCP_PACK). */
+  readonly path?: Maybe<Scalars['String']['output']>;
+};
+
+/** Where a tool comes from (issue 19). */
+export type ToolOriginKind =
+  | 'BUILTIN'
+  /** A tool the session's client registered. */
+  | 'CLIENT'
+  /** A tool document, `_vance/tools/<name>.yaml`. */
+  | 'DOCUMENT'
+  /** A tool of an MCP tool pack, `_vance/tools/<pack>.mcp.yaml`. */
+  | 'MCP_PACK'
+  /** open_skill / close_skill of the skill picker. */
+  | 'PICKER'
+  /** A script of a skill composed into the turn. */
+  | 'SCRIPT';
+
 export type ToolPool = {
   readonly __typename?: 'ToolPool';
   readonly allowed: ReadonlyArray<Scalars['String']['output']>;
@@ -1490,6 +1543,13 @@ export type ToolPool = {
   /** Entries of the tool lists that resolve to no tool: not offered, not callable. */
   readonly unresolvedTools: ReadonlyArray<UnresolvedTool>;
   readonly unrestricted: Scalars['Boolean']['output'];
+};
+
+/** A tool document or pack that a source could not offer, and why. */
+export type ToolSourceProblem = {
+  readonly __typename?: 'ToolSourceProblem';
+  readonly message: Scalars['String']['output'];
+  readonly path: Scalars['String']['output'];
 };
 
 /** One turn of a process (issue 5): RUNNING, then FINISHED, FAILED (inbox kept) or INTERRUPTED (server stopped; runs again). */
@@ -1549,6 +1609,8 @@ export type TurnPreview = {
   readonly tokens: Scalars['JSON']['output'];
   /** The turn's tool pool: primary and deferred tools with their labels, and entries that resolve to no tool with the reason. */
   readonly toolPool: ToolPool;
+  /** Tool documents and MCP packs that could not be offered this turn, and why (the other tools still are). */
+  readonly toolProblems: ReadonlyArray<ToolSourceProblem>;
   /** The names of the tools the model is offered (request.tools). */
   readonly tools: ReadonlyArray<Scalars['String']['output']>;
   /** Every candidate skill's verdict for the next turn: on/off and why (issue 8). */
@@ -1701,7 +1763,7 @@ export type ResolversTypes = {
   ModelRequestMessage: ResolverTypeWrapper<ModelRequestMessage>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PendingMessage: ResolverTypeWrapper<PendingMessageEntity>;
-  PoolTool: ResolverTypeWrapper<PoolTool>;
+  PoolTool: ResolverTypeWrapper<PoolToolEntity>;
   Process: ResolverTypeWrapper<ProcessEntity>;
   ProcessEvent: ResolverTypeWrapper<ProcessEventModel>;
   ProcessEventType: ProcessEventType;
@@ -1714,6 +1776,8 @@ export type ResolversTypes = {
   ProjectMembership: ResolverTypeWrapper<MembershipModel>;
   ProjectPermission: ProjectPermission;
   ProjectRole: ProjectRole;
+  ProjectTool: ResolverTypeWrapper<ProjectToolEntity>;
+  ProjectTools: ResolverTypeWrapper<ProjectToolsEntity>;
   PromptSection: ResolverTypeWrapper<PromptSection>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Recipe: ResolverTypeWrapper<RecipeListing>;
@@ -1755,7 +1819,10 @@ export type ResolversTypes = {
   TemplateRender: ResolverTypeWrapper<TemplateRender>;
   TemplateRenderError: ResolverTypeWrapper<TemplateRenderError>;
   Tenant: ResolverTypeWrapper<TenantEntity>;
+  ToolOrigin: ResolverTypeWrapper<ToolOriginEntity>;
+  ToolOriginKind: ToolOriginKind;
   ToolPool: ResolverTypeWrapper<ToolPoolEntity>;
+  ToolSourceProblem: ResolverTypeWrapper<ToolSourceProblem>;
   Turn: ResolverTypeWrapper<Turn>;
   TurnEvent: ResolverTypeWrapper<TurnEvent>;
   TurnPreview: ResolverTypeWrapper<Omit<TurnPreview, 'toolPool'> & { toolPool: ResolversTypes['ToolPool'] }>;
@@ -1800,13 +1867,15 @@ export type ResolversParentTypes = {
   ModelRequestMessage: ModelRequestMessage;
   Mutation: Record<PropertyKey, never>;
   PendingMessage: PendingMessageEntity;
-  PoolTool: PoolTool;
+  PoolTool: PoolToolEntity;
   Process: ProcessEntity;
   ProcessEvent: ProcessEventModel;
   ProcessSpawnedEvent: ProcessEventModel;
   ProfileSelection: ProfileSelection;
   Project: ProjectModel;
   ProjectMembership: MembershipModel;
+  ProjectTool: ProjectToolEntity;
+  ProjectTools: ProjectToolsEntity;
   PromptSection: PromptSection;
   Query: Record<PropertyKey, never>;
   Recipe: RecipeListing;
@@ -1841,7 +1910,9 @@ export type ResolversParentTypes = {
   TemplateRender: TemplateRender;
   TemplateRenderError: TemplateRenderError;
   Tenant: TenantEntity;
+  ToolOrigin: ToolOriginEntity;
   ToolPool: ToolPoolEntity;
+  ToolSourceProblem: ToolSourceProblem;
   Turn: Turn;
   TurnEvent: TurnEvent;
   TurnPreview: Omit<TurnPreview, 'toolPool'> & { toolPool: ResolversParentTypes['ToolPool'] };
@@ -2131,6 +2202,7 @@ export type PendingMessageResolvers<ContextType = GraphQLContext, ParentType ext
 export type PoolToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PoolTool'] = ResolversParentTypes['PoolTool']> = {
   labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  origin?: Resolver<ResolversTypes['ToolOrigin'], ParentType, ContextType>;
   placement?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -2204,6 +2276,19 @@ export type ProjectMembershipResolvers<ContextType = GraphQLContext, ParentType 
   role?: Resolver<ResolversTypes['ProjectRole'], ParentType, ContextType>;
 };
 
+export type ProjectToolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProjectTool'] = ResolversParentTypes['ProjectTool']> = {
+  deferred?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labels?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  origin?: Resolver<ResolversTypes['ToolOrigin'], ParentType, ContextType>;
+};
+
+export type ProjectToolsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProjectTools'] = ResolversParentTypes['ProjectTools']> = {
+  problems?: Resolver<ReadonlyArray<ResolversTypes['ToolSourceProblem']>, ParentType, ContextType>;
+  tools?: Resolver<ReadonlyArray<ResolversTypes['ProjectTool']>, ParentType, ContextType>;
+};
+
 export type PromptSectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PromptSection'] = ResolversParentTypes['PromptSection']> = {
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2225,6 +2310,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   processEventLog?: Resolver<ReadonlyArray<ResolversTypes['ProcessEvent']>, ParentType, ContextType, RequireFields<QueryProcessEventLogArgs, 'processId'>>;
   processes?: Resolver<ReadonlyArray<ResolversTypes['Process']>, ParentType, ContextType, RequireFields<QueryProcessesArgs, 'project'>>;
   projectMembers?: Resolver<ReadonlyArray<ResolversTypes['ProjectMembership']>, ParentType, ContextType, RequireFields<QueryProjectMembersArgs, 'project'>>;
+  projectTools?: Resolver<ResolversTypes['ProjectTools'], ParentType, ContextType, Partial<QueryProjectToolsArgs>>;
   projects?: Resolver<ReadonlyArray<ResolversTypes['Project']>, ParentType, ContextType>;
   recipe?: Resolver<Maybe<ResolversTypes['Recipe']>, ParentType, ContextType, RequireFields<QueryRecipeArgs, 'name'>>;
   recipes?: Resolver<ResolversTypes['RecipeList'], ParentType, ContextType, Partial<QueryRecipesArgs>>;
@@ -2537,6 +2623,13 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type ToolOriginResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ToolOrigin'] = ResolversParentTypes['ToolOrigin']> = {
+  kind?: Resolver<ResolversTypes['ToolOriginKind'], ParentType, ContextType>;
+  layer?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  pack?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type ToolPoolResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ToolPool'] = ResolversParentTypes['ToolPool']> = {
   allowed?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   deferred?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2547,6 +2640,11 @@ export type ToolPoolResolvers<ContextType = GraphQLContext, ParentType extends R
   unresolved?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   unresolvedTools?: Resolver<ReadonlyArray<ResolversTypes['UnresolvedTool']>, ParentType, ContextType>;
   unrestricted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ToolSourceProblemResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ToolSourceProblem'] = ResolversParentTypes['ToolSourceProblem']> = {
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type TurnResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Turn'] = ResolversParentTypes['Turn']> = {
@@ -2587,6 +2685,7 @@ export type TurnPreviewResolvers<ContextType = GraphQLContext, ParentType extend
   tier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tokens?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   toolPool?: Resolver<ResolversTypes['ToolPool'], ParentType, ContextType>;
+  toolProblems?: Resolver<ReadonlyArray<ResolversTypes['ToolSourceProblem']>, ParentType, ContextType>;
   tools?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   verdicts?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType>;
 };
@@ -2651,6 +2750,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ProfileSelection?: ProfileSelectionResolvers<ContextType>;
   Project?: ProjectResolvers<ContextType>;
   ProjectMembership?: ProjectMembershipResolvers<ContextType>;
+  ProjectTool?: ProjectToolResolvers<ContextType>;
+  ProjectTools?: ProjectToolsResolvers<ContextType>;
   PromptSection?: PromptSectionResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Recipe?: RecipeResolvers<ContextType>;
@@ -2683,7 +2784,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   TemplateRender?: TemplateRenderResolvers<ContextType>;
   TemplateRenderError?: TemplateRenderErrorResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
+  ToolOrigin?: ToolOriginResolvers<ContextType>;
   ToolPool?: ToolPoolResolvers<ContextType>;
+  ToolSourceProblem?: ToolSourceProblemResolvers<ContextType>;
   Turn?: TurnResolvers<ContextType>;
   TurnEvent?: TurnEventResolvers<ContextType>;
   TurnPreview?: TurnPreviewResolvers<ContextType>;

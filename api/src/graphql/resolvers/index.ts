@@ -10,6 +10,7 @@ import { turnMutations, turnQueries, turnSubscriptions } from './turn-operations
 import { clientToolMutations, clientToolQueries, clientToolSubscriptions } from './client-tool-operations';
 import { ActiveSkill, Process, ProcessEvent, RuntimeGuard, SkillCommandResult, SkillListEntry } from './process-types';
 import { Document, Project, User } from './types';
+import { PoolTool } from './tool-types';
 
 export const resolvers: Resolvers = {
   DateTime, JSON: JSONScalar, User, Project, Document,
@@ -17,5 +18,5 @@ export const resolvers: Resolvers = {
   Mutation: { ...Mutation, ...processMutations, ...clientToolMutations, ...turnMutations },
   Subscription: { ...Subscription, ...processSubscriptions, ...turnSubscriptions, ...clientToolSubscriptions },
   Process, ActiveSkill, RuntimeGuard, SkillListEntry, SkillCommandResult, ProcessEvent,
-  Skill, SkillTrigger, SkillReferenceDoc, SkillRun, Recipe, ResolvedRecipe,
+  Skill, SkillTrigger, SkillReferenceDoc, SkillRun, Recipe, ResolvedRecipe, PoolTool,
 };

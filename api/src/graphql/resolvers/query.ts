@@ -57,4 +57,5 @@ export const Query: QueryResolvers = {
     await ctx.principal();
     return ctx.services.tools.list().map((t) => ({ name: t.name, labels: [...t.labels], description: t.description ?? '' }));
   },
+  projectTools: async (_p, { project }, ctx) => ctx.services.projectTools.list(await ctx.principal(), project ?? null),
 };

@@ -15,7 +15,7 @@ export const turnQueries: QueryResolvers = {
     return {
       provider: c.model.provider, model: c.model.model, tier: c.tier, sections: c.sections,
       // What the model is offered (before issue 15: the pool's primary names, some of which no tool implements).
-      tools: c.request.tools.map((t) => t.name), deferredTools: c.pool.deferred, allowedTools: c.pool.allowed, request: c.request, toolPool: c.pool,
+      tools: c.request.tools.map((t) => t.name), deferredTools: c.pool.deferred, allowedTools: c.pool.allowed, request: c.request, toolPool: c.pool, toolProblems: c.toolProblems,
       verdicts: c.verdicts, openSkills: [...c.openSkills.open], tokens: c.budget.split, budget: c.budget.summary,
       droppedHistory: c.budget.dropped.length, catalog: c.catalog ? { summary: c.catalog.summary, cuts: c.catalog.cuts } : null,
       mode: processMode(c.renderContext.mode), renderContext: c.renderContext,

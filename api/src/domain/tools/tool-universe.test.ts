@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { CascadeScope } from '../cascade/scope';
+import type { Principal } from '../identity/principal';
+import type { SourcedTool, ToolSet, ToolSource } from './tool-source';
+import { ToolUniverse } from './tool-universe';
+
+const scope = (projectId: string, tenantId = 't1'): CascadeScope => ({ tenantId, userProjectId: `u-${tenantId}`, projectId, tenantProjectId: `tp-${tenantId}` });
+const me = async () => ({}) as Principal;
+const tool = (name: string, path = `_vance/tools/${name}.yaml`): SourcedTool => ({
+  name, labels: ['x'], description: name, parameters: { type: 'object' }, origin: { kind: 'DOCUMENT', layer: 'PROJECT', path },
+  invoke: async () => ({ content: name }),
+});
+
+class CountingSource implements ToolSource {
+  calls = 0;
+  constructor(private readonly answer: (scope: CascadeScope) => ToolSet) {}
+  async toolsFor(_p: Principal, s: CascadeScope): Promise<ToolSet> {
+    this.calls++;
+    return this.answer(s);
+  }
+}
+
+describe('the per-scope tool universe', () => {
+  it('asks the sources once per scope until a tool document of one of its projects changes', async () => {
+    const source = new CountingSource((s) => ({ tools: [tool(`t-${s.projectId}`)], problems: [] }));
+    const universe = new ToolUniverse([source]);
+    const first = await universe.toolsFor(scope('p1'), me);
+    expect(await universe.toolsFor(scope('p1'), me)).toBe(first);
+    await universe.toolsFor(scope('p2'), me);
+    expect(source.calls).toBe(2);
+    universe.onDocumentChanged({ projectId: 'p1', path: '_vance/skills/x/SKILL.md' });
+    await universe.toolsFor(scope('p1'), me);
+    expect(source.calls).toBe(2);
+    universe.onDocumentChanged({ projectId: 'p1', path: '_vance/tools/x.yaml' });
+    await universe.toolsFor(scope('p1'), me);
+    await universe.toolsFor(scope('p2'), me);
+    expect(source.calls).toBe(3);
+    // A tenant-layer change drops every scope of that tenant.
+    universe.onDocumentChanged({ projectId: 'tp-t1', path: '_vance/tools/x.yaml' });
+    await universe.toolsFor(scope('p2'), me);
+    expect(source.calls).toBe(4);
+  });
+
+  it('keeps scopes of different tenants apart, first source wins a name, a failing source is a problem', async () => {
+    const documents = new CountingSource((s) => ({ tools: s.tenantId === 't1' ? [tool('shared'), tool('mine')] : [], problems: [] }));
+    const packs = new CountingSource(() => ({ tools: [tool('shared', '_vance/tools/p.mcp.yaml')], problems: [] }));
+    const broken: ToolSource = { toolsFor: async () => { throw new Error('pack down'); } };
+    const universe = new ToolUniverse([documents, packs, broken]);
+    const one = await universe.toolsFor(scope('p', 't1'), me);
+    expect(one.tools.map((t) => [t.name, t.origin.path])).toEqual([['shared', '_vance/tools/shared.yaml'], ['mine', '_vance/tools/mine.yaml']]);
+    expect(one.problems.map((p) => p.message)).toEqual([expect.stringContaining("'shared' is defined by an earlier source"), expect.stringContaining('pack down')]);
+    const two = await universe.toolsFor(scope('p', 't2'), me);
+    expect(two.tools.map((t) => t.name)).toEqual(['shared']);
+  });
+});
