@@ -68,6 +68,8 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
     closers.push(() => main.close());
     for (const project of ['ops', 'broken']) await t.gql(`mutation { createProject(name: "${project}") { id } }`);
     await t.gql(SETTING, { key: 'mcp.main.token', value: SECRET });
+    // The secret's binding, in its own (the tenant's) layer: it may go to the pack server's origin only.
+    await t.gql(SETTING, { key: 'mcp.main.token.origins', value: new URL(main.url).origin });
     await put('VANCE', '_vance/tools/main.mcp.yaml', [
       `url: ${main.url}`, 'labels: [web, Search]', 'timeoutMs: 1000', 'exclude: [hang]',
       'headers:', '  X-Api-Key: { setting: mcp.main.token }', '  X-Static: plain',
@@ -184,15 +186,20 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
     const elsewhere = await startRecorder('ok');
     const bouncer = await startRecorder({ redirectTo: elsewhere.url });
     closers.push(() => elsewhere.close(), () => bouncer.close());
-    // A project's pack pointing anywhere does not get the tenant's secret (DESIGN §6: bound to its layer).
+    // A project's pack pointing elsewhere does not get the tenant's secret (bound to the main server's origin).
     await put('PROJECT', '_vance/tools/leak.mcp.yaml', `url: ${elsewhere.url}\nheaders:\n  X-Api-Key: { setting: mcp.main.token }\n`, 'broken');
     // A project secret goes to the project's pack — and not on to where that server redirects.
     await t.gql(SETTING, { key: 'bounce.token', value: `${SECRET}-project`, project: 'broken' });
+    await t.gql(SETTING, { key: 'bounce.token.origins', value: new URL(bouncer.url).origin, project: 'broken' });
+    // A project binding for the tenant's secret does not count: the binding must be in the secret's layer.
+    await t.gql(SETTING, { key: 'mcp.main.token.origins', value: new URL(elsewhere.url).origin, project: 'broken' });
     await put('PROJECT', '_vance/tools/bounce.mcp.yaml', `url: ${bouncer.url}\nheaders:\n  Authorization: { setting: bounce.token, prefix: "Bearer " }\n`, 'broken');
     const id = await spawn('broken', 'plain');
     const events = await turn(id, 'hello');
     const problems = composed(events).toolProblems as { path: string; message: string }[];
-    expect(problems.find((p) => p.path === '_vance/tools/leak.mcp.yaml')?.message).toContain('a secret is not sent to a server an inner layer chose');
+    expect(problems.find((p) => p.path === '_vance/tools/leak.mcp.yaml')?.message).toContain('refused by the secret binding rule');
+    // …and with the project's own binding in the way, the tenant's pack gets no secret in this project either (fails closed).
+    expect(problems.find((p) => p.path === '_vance/tools/main.mcp.yaml')?.message).toContain('refused by the secret binding rule');
     expect(problems.find((p) => p.path === '_vance/tools/bounce.mcp.yaml')?.message).toContain("MCP pack 'bounce' is not reachable");
     expect(bouncer.requests.some((h) => h.authorization === `Bearer ${SECRET}-project`)).toBe(true);
     const leaked = elsewhere.requests.filter((h) => JSON.stringify(h).includes(SECRET));

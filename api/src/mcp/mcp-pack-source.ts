@@ -8,9 +8,10 @@
  *   decides, not one user's private documents.
  * - stdio packs run a process on this host: only when the tenant's `tools.mcp.allowStdio` is on
  *   (tenant setting or the server default; a project setting cannot turn it on). Off by default.
- * - Header secrets follow DESIGN §6 like provider keys (domain/llm/endpoint-credential.ts): a setting
- *   goes only to a pack defined at the setting's layer or an outer one; a project's pack cannot
- *   read the tenant's token by pointing its url elsewhere. Headers go only to the pack's origin.
+ * - Header secrets follow the binding rule of HTTP tool documents (domain/tools/secret-binding.ts): a
+ *   secret setting goes only to the origins its `<key>.origins` setting (in the secret's own layer)
+ *   names; a project's pack cannot read the tenant's token by pointing its url elsewhere. Headers go
+ *   only to the pack's origin; a redirect elsewhere is not followed.
  * - A pack that cannot answer (document error, policy, server down, connect timeout) gives no tools
  *   and a problem; the other packs and tools are not held up beyond its connect timeout.
  */
@@ -19,13 +20,15 @@ import { LRUCache } from 'lru-cache';
 import type { CascadeHit, DocumentCascade } from '../domain/cascade';
 import type { CascadeScope } from '../domain/cascade/scope';
 import type { Principal } from '../domain/identity/principal';
-import type { SettingSource } from '../domain/settings/setting';
+import { DomainError } from '../domain/errors';
 import type { SettingsReader } from '../domain/settings/settings-reader';
 import { parseBooleanish } from '../domain/shared/booleanish';
 import { MCP_PACK_PATH_PATTERN, MCP_PACK_PREFIX, mcpToolLabels, parseMcpPack, type McpPack, type ParseMcpPackResult } from '../domain/tools/mcp-pack';
 import { mcpToolNames } from '../domain/tools/mcp-tool-names';
 import type { ToolResult } from '../domain/tools/server-tool';
 import type { SourcedTool, ToolSet, ToolSource, ToolSourceProblem } from '../domain/tools/tool-source';
+import { resolveHeaders } from '../domain/tools/secret-binding';
+import type { HeaderTemplate } from '../domain/tools/tool-document';
 import type { McpConnectionPool } from './mcp-connection-pool';
 import type { McpConnection, McpConnectionOptions, McpEndpoint } from './mcp-connection';
 
@@ -33,9 +36,6 @@ import type { McpConnection, McpConnectionOptions, McpEndpoint } from './mcp-con
 export const ALLOW_STDIO_SETTING = 'tools.mcp.allowStdio';
 /** Most tools taken from one pack's server. */
 const MAX_TOOLS_PER_PACK = 200;
-/** Innermost first, as in endpoint-credential.ts: a setting at rank r may go to a pack at rank ≥ r. */
-const SETTING_RANK: Readonly<Record<SettingSource, number>> = { PROJECT: 0, VANCE: 1, ENVIRONMENT: 2 };
-const LAYER_RANK: Readonly<Record<string, number>> = { PROJECT: 0, VANCE: 1, RESOURCE: 2 };
 
 export interface McpPackSourceDeps {
   readonly cascade: Pick<DocumentCascade, 'listByPrefixCascade'>;
@@ -76,7 +76,7 @@ export class McpPackSource implements ToolSource {
       return problem(`The pack does not validate${first ? ` (line ${first.line ?? '?'}${first.field ? `, ${first.field}` : ''}: ${first.message})` : ''}`);
     }
     const pack = parsed.pack;
-    const resolved = await this.endpoint(scope, hit, pack);
+    const resolved = await this.endpoint(scope, pack);
     if (!resolved.ok) return problem(resolved.problem);
     const tenantId = scope.tenantId;
     const slot = `${document.layer}|${document.projectId ?? ''}|${document.path}`;
@@ -132,7 +132,7 @@ export class McpPackSource implements ToolSource {
   }
 
   /** The server to connect to, with its headers resolved — or why the pack may not connect. */
-  private async endpoint(scope: CascadeScope, hit: CascadeHit, pack: McpPack): Promise<Resolved> {
+  private async endpoint(scope: CascadeScope, pack: McpPack): Promise<Resolved> {
     const server = pack.server;
     if (server.transport === 'stdio') {
       const allowed = parseBooleanish(await this.deps.settings(scope.tenantId, null).get(ALLOW_STDIO_SETTING));
@@ -142,25 +142,17 @@ export class McpPackSource implements ToolSource {
       return { ok: true, endpoint: { transport: 'stdio', command: server.command, args: server.args } };
     }
     const settings = this.deps.settings(scope.tenantId, scope.projectId === scope.tenantProjectId ? null : scope.projectId);
-    const headers: Record<string, string> = {};
-    const packRank = LAYER_RANK[hit.source] ?? 0;
-    for (const [name, value] of Object.entries(server.headers)) {
-      if (value.kind === 'literal') {
-        headers[name] = value.value;
-        continue;
-      }
-      const setting = await settings.lookup(value.setting);
-      if (!setting || setting.value.trim() === '') {
-        return { ok: false, problem: `MCP pack '${pack.name}': header ${name} needs the setting ${value.setting}, which is not set` };
-      }
-      if (SETTING_RANK[setting.source] > packRank) {
-        return {
-          ok: false,
-          problem: `MCP pack '${pack.name}' is defined in the ${hit.source} layer, but the setting ${value.setting} for header ${name} is set in ${setting.layer}: ` +
-            `a secret is not sent to a server an inner layer chose. Set ${value.setting} in the pack's layer too, or define the pack where the setting is.`,
-        };
-      }
-      headers[name] = `${value.prefix}${setting.value.trim()}`;
+    // One rule with HTTP tool documents (secret-binding.ts): a secret goes only to the origins its
+    // `<key>.origins` setting, in the secret's own layer, binds it to.
+    const templates: HeaderTemplate[] = Object.entries(server.headers).map(([name, value]) => ({
+      name, parts: value.kind === 'literal' ? [{ text: value.value }] : [{ text: value.prefix }, { setting: value.setting }],
+    }));
+    let headers: Readonly<Record<string, string>>;
+    try {
+      headers = (await resolveHeaders(templates, settings, new URL(server.url).origin)).headers;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { ok: false, problem: `MCP pack '${pack.name}' is not connected: ${error.message}` };
     }
     return { ok: true, endpoint: { transport: 'http', url: server.url, headers } };
   }
