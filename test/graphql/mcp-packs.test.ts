@@ -102,6 +102,17 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
     expect(events[events.length - 1]!.type).toBe('TurnFinished');
   });
 
+  it('projectTools (the dashboard\'s Tools page) lists pack tools with their source and labels', async () => {
+    const r = await t.gql(`query { projectTools(project: "ops") { tools { name labels deferred origin { kind layer path pack } } problems { path } } }`);
+    const tools = r.data!.projectTools.tools as any[];
+    expect(tools.find((x) => x.name === 'main_echo')).toEqual({
+      name: 'main_echo', labels: expect.arrayContaining(['mcp', 'mcp:main', 'web', 'search']), deferred: false,
+      origin: { kind: 'MCP_PACK', layer: 'VANCE', path: '_vance/tools/main.mcp.yaml', pack: 'main' },
+    });
+    expect(tools.find((x) => x.name === 'lazy_echo')).toMatchObject({ deferred: true, origin: { kind: 'MCP_PACK', pack: 'lazy' } });
+    expect(tools.find((x) => x.name === 'current_time')?.origin.kind).toBe('BUILTIN');
+  });
+
   it('selects by the pack\'s own label; the server\'s input schema is checked before the call', async () => {
     const id = await spawn('ops', 'by-label');
     const calls = main.calls.length;
