@@ -186,6 +186,11 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
       const pid = /pid (\d+)/.exec(said(events))?.[1];
       expect(Number(pid)).toBeGreaterThan(0);
       expect(Number(pid)).not.toBe(process.pid);
+      // The policy is checked at each call: turned off, the still-listed tool refuses without a document write.
+      await t.gql(SETTING, { key: 'tools.mcp.allowStdio', value: null });
+      const refused = await turn(id, 'call here_where {}');
+      expect(finished(refused)).toEqual([expect.objectContaining({ name: 'here_where', isError: true })]);
+      expect(said(refused)).toContain('tools.mcp.allowStdio');
     } finally {
       await t.gql(SETTING, { key: 'tools.mcp.allowStdio', value: null });
     }

@@ -6,7 +6,7 @@
  * packs can hold the instance's sockets or processes. A failed connect is remembered for a short
  * while, so a pack that is down costs each turn nothing, not a connect timeout every time.
  */
-import { McpCallError, McpConnection, type McpConnectionOptions } from './mcp-connection';
+import { McpConnection, type McpConnectionOptions } from './mcp-connection';
 
 export interface McpPoolOptions {
   readonly maxPerTenant?: number;
@@ -68,12 +68,6 @@ export class McpConnectionPool {
     return entry.opening;
   }
 
-  /** Forget a connection that failed mid-use (a transport error): the next turn connects anew. */
-  discard(tenantId: string, key: string): void {
-    const entries = this.tenants.get(tenantId);
-    if (entries?.has(key)) this.drop(entries, key);
-  }
-
   /** Live connections of a tenant (tests, diagnostics). */
   size(tenantId: string): number {
     return this.tenants.get(tenantId)?.size ?? 0;
@@ -115,4 +109,3 @@ export class McpConnectionPool {
   }
 }
 
-export { McpCallError };

@@ -30,7 +30,7 @@ import type { SourcedTool, ToolSet, ToolSource, ToolSourceProblem } from '../dom
 import { resolveHeaders } from '../domain/tools/secret-binding';
 import type { HeaderTemplate } from '../domain/tools/tool-document';
 import type { McpConnectionPool } from './mcp-connection-pool';
-import type { McpConnection, McpConnectionOptions, McpEndpoint } from './mcp-connection';
+import type { McpConnection, McpEndpoint } from './mcp-connection';
 
 /** The tenant policy setting that allows stdio packs (default off). */
 export const ALLOW_STDIO_SETTING = 'tools.mcp.allowStdio';
@@ -76,22 +76,26 @@ export class McpPackSource implements ToolSource {
       return problem(`The pack does not validate${first ? ` (line ${first.line ?? '?'}${first.field ? `, ${first.field}` : ''}: ${first.message})` : ''}`);
     }
     const pack = parsed.pack;
-    const resolved = await this.endpoint(scope, pack);
-    if (!resolved.ok) return problem(resolved.problem);
     const tenantId = scope.tenantId;
     const slot = `${document.layer}|${document.projectId ?? ''}|${document.path}`;
-    const key = createHash('sha256').update(JSON.stringify([slot, document.version, resolved.endpoint, pack.connectTimeoutMs])).digest('hex');
-    const options: McpConnectionOptions = {
-      endpoint: resolved.endpoint, connectTimeoutMs: pack.connectTimeoutMs, maxTools: MAX_TOOLS_PER_PACK,
-      onToolsChanged: () => { for (const listener of this.listeners) listener(tenantId); },
+    // Resolved at every call, not only when the tools are listed: the tools outlive a connection and a
+    // setting (ToolUniverse keeps them until `_vance/tools/` changes), so the stdio policy and the secret
+    // binding are checked as they are now, a changed header opens a new connection (a new key), and a
+    // connection the server dropped is replaced. Settings reads are cached (SettingsService), so this is cheap.
+    const connect = async (): Promise<McpConnection> => {
+      const resolved = await this.endpoint(scope, pack);
+      if (!resolved.ok) throw new PackRefusedError(resolved.problem);
+      const key = createHash('sha256').update(JSON.stringify([slot, document.version, resolved.endpoint, pack.connectTimeoutMs])).digest('hex');
+      return this.deps.pool.connection(tenantId, slot, key, {
+        endpoint: resolved.endpoint, connectTimeoutMs: pack.connectTimeoutMs, maxTools: MAX_TOOLS_PER_PACK,
+        onToolsChanged: () => { for (const listener of this.listeners) listener(tenantId); },
+      });
     };
-    // Each call asks the pool again: the tools outlive a connection (ToolUniverse keeps them until
-    // `_vance/tools/` changes), and a connection the server dropped is replaced at the next call.
-    const connect = (): Promise<McpConnection> => this.deps.pool.connection(tenantId, slot, key, options);
     let connection: McpConnection;
     try {
       connection = await untilAborted(connect(), signal);
     } catch (error) {
+      if (error instanceof PackRefusedError) return problem(error.message);
       return problem(`MCP pack '${pack.name}' is not reachable: ${error instanceof Error ? error.message : String(error)}`);
     }
     return this.toolsOf(hit, pack, connection, connect);
@@ -157,6 +161,9 @@ export class McpPackSource implements ToolSource {
     return { ok: true, endpoint: { transport: 'http', url: server.url, headers } };
   }
 }
+
+/** The pack may not connect now (policy, secret binding, a missing setting): its message says why. */
+class PackRefusedError extends Error {}
 
 /** `promise`, or a rejection once `signal` aborts (the connection attempt itself goes on in the pool). */
 function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
