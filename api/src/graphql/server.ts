@@ -83,14 +83,11 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
   });
   await apollo.start();
   // The MCP SDK is loaded with the first request to /mcp, not at start (issue 18: start time and memory).
-  let mcp: McpModule.McpEndpoint | undefined;
-  const mcpEndpoint = (): McpModule.McpEndpoint => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    mcp ??= (require('../mcp/mcp-endpoint') as typeof McpModule).createMcpEndpoint({
+  let mcp: Promise<McpModule.McpEndpoint> | undefined;
+  const mcpEndpoint = (): Promise<McpModule.McpEndpoint> =>
+    (mcp ??= import('../mcp/mcp-endpoint.js').then((loaded) => loaded.createMcpEndpoint({
       services, logger, maxRequestBytes: options.maxRequestBytes, ...options.mcp,
-    });
-    return mcp;
-  };
+    })));
   httpServer.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
       logger.error({ err }, 'request failed');
@@ -111,7 +108,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       }
     }
     if (await serveAdmin(req, res, url.pathname)) return;
-    if (url.pathname === '/mcp') return mcpEndpoint().handle(req, res, url);
+    if (url.pathname === '/mcp') return (await mcpEndpoint()).handle(req, res, url);
     if (url.pathname !== '/graphql') return sendJson(res, 404, { error: 'Not found' });
     let body: string;
     // A caller without a token can do nothing a large body needs; it costs reading and parsing.
@@ -166,7 +163,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       }),
     // Drains HTTP (in-flight requests finish), closes WebSockets, then stops Apollo.
     close: async () => {
-      await mcp?.close();
+      await (await mcp)?.close();
       for (const client of wsServer.clients) client.close(1001, 'Server shutting down');
       await apollo.stop();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
