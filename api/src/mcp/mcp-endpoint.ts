@@ -129,6 +129,8 @@ export class McpEndpoint {
     let session: McpSession | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A request's answer is one JSON body (no SSE stream per request); notifications go over the client's GET stream.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         session = { id, tokenKey, project, transport, server, principal, scope, notifyTimer: null };
         this.sessions.set(id, session);
