@@ -19,7 +19,7 @@ import { operationLimitError } from './operation-limits';
 import { RequestGuard } from './request-guard';
 import { SubscriptionCaps } from './subscription-caps';
 import { serveGraphQLWs } from './ws-server';
-import type * as McpModule from '../mcp/mcp-endpoint';
+import type * as McpModule from '../mcp';
 
 export interface GraphQLServerOptions {
   readonly schema: GraphQLSchema;
@@ -85,7 +85,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
   // The MCP SDK is loaded with the first request to /mcp, not at start (issue 18: start time and memory).
   let mcp: Promise<McpModule.McpEndpoint> | undefined;
   const mcpEndpoint = (): Promise<McpModule.McpEndpoint> =>
-    (mcp ??= import('../mcp/mcp-endpoint.js').then((loaded) => loaded.createMcpEndpoint({
+    (mcp ??= import('../mcp/index.js').then((loaded) => loaded.createMcpEndpoint({
       services, logger, maxRequestBytes: options.maxRequestBytes, ...options.mcp,
     })));
   httpServer.on('request', (req, res) => {
@@ -163,7 +163,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       }),
     // Drains HTTP (in-flight requests finish), closes WebSockets, then stops Apollo.
     close: async () => {
-      await (await mcp)?.close();
+      await mcp?.then((endpoint) => endpoint.close(), () => undefined);
       for (const client of wsServer.clients) client.close(1001, 'Server shutting down');
       await apollo.stop();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));

@@ -9,7 +9,11 @@ import { isModelInvocable } from '../skills/invocation-policy';
 import { skillsOnSurface } from '../skills/skill-catalog';
 import { SKILL_FILE_NAME, SKILLS_PREFIX, skillNameProblem } from '../skills/skill-paths';
 import type { AvailableSkill, SkillResolver } from '../skills/skill-resolver';
+import { yieldToEventLoop } from '../shared/yield-to-event-loop';
 import { serveSkill, type ServedSkill, type SkillFolderFile } from './served-skill';
+
+/** Uncached skills served in one event-loop task (~0.2 ms each) before the listing yields. */
+const SERVES_PER_TASK = 16;
 
 /**
  * The skills Vance publishes to outside agents (issue 19): the caller's effective skills in a project
@@ -51,10 +55,19 @@ export class SkillPublisher {
     const skills = skillsOnSurface(await this.resolver.listAll(scope), 'MODEL') as AvailableSkill[];
     const layers = [...new Set(skills.map((skill) => skill.source))];
     const folders = new Map(await Promise.all(layers.map(async (layer) => [layer, await this.folders(scope, layer)] as const)));
-    return skills.flatMap((skill) => {
-      const served = this.serve(scope, skill, folders.get(skill.source)?.get(skill.name) ?? []);
-      return served ? [served] : [];
-    });
+    const served: ServedSkill[] = [];
+    let uncachedSinceYield = 0;
+    for (const skill of skills) {
+      // Serving an uncached skill is ~0.2 ms of YAML and hashing; a cold thousand would hold the event loop for every tenant.
+      if (uncachedSinceYield >= SERVES_PER_TASK) {
+        uncachedSinceYield = 0;
+        await yieldToEventLoop();
+      }
+      const result = this.serve(scope, skill, folders.get(skill.source)?.get(skill.name) ?? []);
+      if (result?.fresh) uncachedSinceYield++;
+      if (result) served.push(result.skill);
+    }
+    return served;
   }
 
   /** One published skill, or null when the scope does not publish it (missing, disabled, broken, not model-invocable). */
@@ -63,7 +76,7 @@ export class SkillPublisher {
     const skill = await this.resolver.load(scope, name);
     if (!skill || !isModelInvocable(skill.skill)) return null;
     const docs = await this.cascade.listLayer(scope, skill.source, `${SKILLS_PREFIX}${name}/`);
-    return this.serve(scope, skill, docs);
+    return this.serve(scope, skill, docs)?.skill ?? null;
   }
 
   /** Every skill folder of one layer: the documents under `_vance/skills/<name>/`, by name. */
@@ -80,7 +93,8 @@ export class SkillPublisher {
     return byName;
   }
 
-  private serve(scope: CascadeScope, skill: AvailableSkill, docs: readonly LayerDocument[]): ServedSkill | null {
+  /** The served skill, and whether it was made now (not from the cache); null when its SKILL.md is not among `docs`. */
+  private serve(scope: CascadeScope, skill: AvailableSkill, docs: readonly LayerDocument[]): { skill: ServedSkill; fresh: boolean } | null {
     const folderPrefix = `${SKILLS_PREFIX}${skill.name}/`;
     const inFolder = docs.filter((doc) => doc.path.startsWith(folderPrefix));
     // The SKILL.md comes from the same read as its siblings, so a listing serves one consistent folder.
@@ -88,10 +102,10 @@ export class SkillPublisher {
     if (!skillMd) return null; // deleted between the two reads: not published in this answer
     const key = [scope.tenantId, skill.source, projectIdOfLayer(scope, skill.source) ?? '', skill.name, ...inFolder.map((doc) => `${doc.path}@${doc.version}`)].join('\0');
     const cached = this.served.get(key);
-    if (cached) return cached;
+    if (cached) return { skill: cached, fresh: false };
     const files: SkillFolderFile[] = inFolder.map((doc) => ({ path: doc.path.slice(folderPrefix.length), content: doc.content }));
     const served = serveSkill({ ...skill, documentVersion: skillMd.version }, skillMd.content, files);
     this.served.set(key, served);
-    return served;
+    return { skill: served, fresh: true };
   }
 }
