@@ -12,6 +12,13 @@ import type { AvailableSkill, SkillResolver } from '../skills/skill-resolver';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop';
 import { serveSkill, type ServedSkill, type SkillFolderFile } from './served-skill';
 
+/**
+ * The SEP's per-skill limits (Limits): a host must accept up to 512 files and 16 MiB in all, and a
+ * server should not serve more, so a bigger skill is not published rather than refused by every host.
+ */
+export const MAX_FILES_PER_SKILL = 512;
+export const MAX_BYTES_PER_SKILL = 16 * 1024 * 1024;
+
 /** Uncached skills served in one event-loop task (~0.2 ms each) before the listing yields. */
 const SERVES_PER_TASK = 16;
 
@@ -102,10 +109,15 @@ export class SkillPublisher {
     if (!skillMd) return null; // deleted between the two reads: not published in this answer
     const key = [scope.tenantId, skill.source, projectIdOfLayer(scope, skill.source) ?? '', skill.name, ...inFolder.map((doc) => `${doc.path}@${doc.version}`)].join('\0');
     const cached = this.served.get(key);
-    if (cached) return { skill: cached, fresh: false };
+    if (cached) return withinLimits(cached) ? { skill: cached, fresh: false } : null;
     const files: SkillFolderFile[] = inFolder.map((doc) => ({ path: doc.path.slice(folderPrefix.length), content: doc.content }));
     const served = serveSkill({ ...skill, documentVersion: skillMd.version }, skillMd.content, files);
+    // Kept in the cache either way, so an oversized skill is not hashed again on every listing.
     this.served.set(key, served);
-    return { skill: served, fresh: true };
+    return withinLimits(served) ? { skill: served, fresh: true } : null;
   }
+}
+
+function withinLimits(skill: ServedSkill): boolean {
+  return skill.files.length <= MAX_FILES_PER_SKILL && skill.files.reduce((sum, file) => sum + file.size, 0) <= MAX_BYTES_PER_SKILL;
 }
