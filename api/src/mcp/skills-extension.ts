@@ -94,8 +94,17 @@ export function registerSkillsExtension(server: Server, options: SkillsExtension
   }));
 }
 
+/** Entries made once per served skill (the publisher keeps a ServedSkill until its folder changes). */
+const entries = new WeakMap<ServedSkill, Record<string, unknown>>();
+
 /** A SEP `Skill` entry: the SKILL.md's URI, its six-field frontmatter, every file with digest and size. */
 export function skillEntry(skill: ServedSkill): Record<string, unknown> {
+  let entry = entries.get(skill);
+  if (!entry) entries.set(skill, (entry = makeEntry(skill)));
+  return entry;
+}
+
+function makeEntry(skill: ServedSkill): Record<string, unknown> {
   return {
     uri: skillUri(skill.name),
     frontmatter: skill.frontmatter,
