@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { z } from 'zod/v4';
 import type { Database } from '../../api/src/persistence';
 import { ADMIN_TOKEN, startTestVance, type TestVance } from '../graphql/harness';
 import { testDatabases } from '../support/databases';
@@ -76,8 +77,9 @@ describe.each(testDatabases())('skills over MCP ($name)', (driver) => {
     for (const [path, content] of Object.entries(ANN_DOCS)) await put('USER', path, content, ann);
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(open.map((client) => client.close().catch(() => undefined)));
+    // Vance first, with the clients' sessions and notification streams still open: its close must not wait on them.
     await t?.close();
+    await Promise.all(open.map((client) => client.close().catch(() => undefined)));
     await db?.close();
   });
 
@@ -147,6 +149,13 @@ describe.each(testDatabases())('skills over MCP ($name)', (driver) => {
         await expect(c.getSkill(uri)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(`No skill is served at ${uri}`) });
         await expect(c.read(uri)).rejects.toMatchObject({ code: -32602 });
       }
+    }
+  });
+
+  it('refuses a cursor it did not make with -32602', async () => {
+    const client = await connect(ann, 'alpha');
+    for (const cursor of ['', 'not base64 !', Buffer.from('x').toString('base64url') + '=']) {
+      await expect(client.client.request({ method: 'skills/list', params: { cursor } } as never, z.looseObject({}))).rejects.toMatchObject({ code: -32602 });
     }
   });
 
