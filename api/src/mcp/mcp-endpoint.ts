@@ -46,6 +46,8 @@ export interface McpEndpointOptions {
 
 export const PROJECT_PARAMETER = 'project';
 export const PROJECT_HEADER = 'x-vance-project';
+/** readJson's answer when it has refused the body itself. */
+const REFUSED = Symbol('refused');
 /** How long a burst of writes is gathered into one list-changed notification. */
 const NOTIFY_AFTER_MS = 50;
 
@@ -55,7 +57,7 @@ interface McpSession {
   readonly project: string | null;
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
-  principal: Principal;
+  /** As the session's last request checked it (handle() resolves it before every request). */
   scope: CascadeScope;
   notifyTimer: NodeJS.Timeout | null;
 }
@@ -69,48 +71,58 @@ export class McpEndpoint {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const token = bearerToken(req.headers.authorization);
-    const tokenKey = token === null ? null : hashApiToken(token);
-    const principal = await this.options.services.identity.authenticateTokenHash(tokenKey).catch(() => null);
-    if (!principal || !tokenKey) {
+    const caller = await this.authenticate(req);
+    if (!caller) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendJson(res, 401, jsonRpcError(null, ErrorCode.InvalidRequest, 'UNAUTHENTICATED: a valid Vance API token is required (Authorization: Bearer <token>)', { code: 'UNAUTHENTICATED' }));
     }
-    let body: unknown;
-    if (req.method === 'POST') {
-      try {
-        body = JSON.parse(await readBody(req, this.options.maxRequestBytes));
-      } catch (err) {
-        if (err instanceof BodyTooLargeError) return sendJson(res, 413, jsonRpcError(null, ErrorCode.InvalidRequest, `The request body is larger than ${this.options.maxRequestBytes} bytes`));
-        if (err instanceof SyntaxError) return sendJson(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not JSON'));
-        throw err;
-      }
-    }
+    // Read only for a caller with a valid token: a large body costs reading and parsing.
+    const body = req.method === 'POST' ? await this.readJson(req, res) : undefined;
+    if (body === REFUSED) return;
     const project = projectOf(req, url);
     const requestId = (body as { id?: unknown } | undefined)?.id;
-    let scope: CascadeScope;
-    try {
-      scope = await this.options.services.skillPublisher.scope(principal, project);
-    } catch (err) {
+    const scope = await this.options.services.skillPublisher.scope(caller.principal, project).catch((err: unknown) => {
       if (!(err instanceof DomainError)) throw err;
-      const status = err.category === 'NOT_FOUND' ? 404 : 403;
-      return sendJson(res, status, jsonRpcError(requestId, ErrorCode.InvalidParams, `${err.category}: ${err.message}`, { code: err.category }));
-    }
+      // Another tenant's project and a missing one are the same NOT_FOUND (the target resolver's check).
+      sendJson(res, err.category === 'NOT_FOUND' ? 404 : 403, jsonRpcError(requestId, ErrorCode.InvalidParams, `${err.category}: ${err.message}`, { code: err.category }));
+      return null;
+    });
+    if (!scope) return;
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
-      if (!session || session.tokenKey !== tokenKey || session.project !== project) {
+      if (!session || session.tokenKey !== caller.tokenKey || session.project !== project) {
         return sendJson(res, 404, jsonRpcError(requestId, -32001, 'Session not found'));
       }
-      session.principal = principal;
       session.scope = scope;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return sendJson(res, 400, jsonRpcError(requestId, ErrorCode.InvalidRequest, 'Bad Request: no valid session id; start with an initialize request'));
     }
-    const transport = await this.open(tokenKey, project, principal, scope);
+    const transport = await this.open(caller.tokenKey, project, scope);
     await transport.handleRequest(req, res, body);
+  }
+
+  /** The caller of a valid bearer token, or null (the same tokens and identity service as GraphQL). */
+  private async authenticate(req: IncomingMessage): Promise<{ principal: Principal; tokenKey: string } | null> {
+    const token = bearerToken(req.headers.authorization);
+    if (token === null) return null;
+    const tokenKey = hashApiToken(token);
+    const principal = await this.options.services.identity.authenticateTokenHash(tokenKey).catch(() => null);
+    return principal ? { principal, tokenKey } : null;
+  }
+
+  /** The parsed JSON body, or REFUSED after answering 413 (too large) or 400 (not JSON). */
+  private async readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    try {
+      return JSON.parse(await readBody(req, this.options.maxRequestBytes));
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) sendJson(res, 413, jsonRpcError(null, ErrorCode.InvalidRequest, `The request body is larger than ${this.options.maxRequestBytes} bytes`));
+      else if (err instanceof SyntaxError) sendJson(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body is not JSON'));
+      else throw err;
+      return REFUSED;
+    }
   }
 
   async close(): Promise<void> {
@@ -118,7 +130,7 @@ export class McpEndpoint {
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
   }
 
-  private async open(tokenKey: string, project: string | null, principal: Principal, scope: CascadeScope): Promise<StreamableHTTPServerTransport> {
+  private async open(tokenKey: string, project: string | null, scope: CascadeScope): Promise<StreamableHTTPServerTransport> {
     const mine = [...this.sessions.values()].filter((session) => session.tokenKey === tokenKey);
     // Map order is opening order: the first ones are the oldest.
     for (const old of mine.slice(0, Math.max(0, mine.length - this.options.sessionsPerToken + 1))) await this.closeSession(old);
@@ -132,7 +144,7 @@ export class McpEndpoint {
       // A request's answer is one JSON body (no SSE stream per request); notifications go over the client's GET stream.
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        session = { id, tokenKey, project, transport, server, principal, scope, notifyTimer: null };
+        session = { id, tokenKey, project, transport, server, scope, notifyTimer: null };
         this.sessions.set(id, session);
       },
     });
