@@ -197,6 +197,15 @@ describe.each(testDatabases())('skills over MCP ($name)', (driver) => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
+  it('answers a body that is not JSON, and a request without a session that is no initialize, with JSON-RPC errors', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ann}` };
+    const notJson = await fetch(mcpUrl(t.url, 'alpha'), { method: 'POST', headers, body: '{"jsonrpc":' });
+    expect([notJson.status, ((await notJson.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
+    const noSession = await fetch(mcpUrl(t.url, 'alpha'), { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'skills/list', params: {} }) });
+    expect(noSession.status).toBe(400);
+    expect(await noSession.json()).toMatchObject({ id: 7, error: { code: -32600 } });
+  });
+
   it('does not let a session be used with another token', async () => {
     const client = await connect(ann, 'alpha');
     const sessionId = (client.client.transport as { sessionId?: string } | undefined)?.sessionId;
