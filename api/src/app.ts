@@ -164,6 +164,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     budgets: config.budgets,
     devErrors: config.devErrors,
     healthCheck: async () => void (await database.dataSource.query('SELECT 1')),
+    mcp: config.mcp,
   });
   // Bind the port before bootstrapping, so a busy port cannot swallow the one-time admin token.
   const url = await server.listen(config.port, config.host);

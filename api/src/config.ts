@@ -57,6 +57,8 @@ export interface VanceConfig {
   readonly validationTimeoutMs: number;
   /** Worker threads that validate documents; 0: the cores but one (1–4). */
   readonly validationThreads: number;
+  /** The MCP endpoint (`/mcp`, issue 19): skills per `skills/list` page, open sessions per token (the oldest is closed). */
+  readonly mcp: { readonly pageSize: number; readonly sessionsPerToken: number };
   /** The outermost settings layer (`VANCE_DEFAULT_SETTINGS`, a JSON object of strings). */
   readonly defaultSettings: Readonly<Record<string, string>>;
 }
@@ -155,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     regexCheckBudgetMs: intSetting(env, 'VANCE_REGEX_CHECK_BUDGET_MS', 3_000, 0, 60_000),
     validationTimeoutMs: intSetting(env, 'VANCE_VALIDATION_TIMEOUT_MS', 20_000, 1, 600_000),
     validationThreads: intSetting(env, 'VANCE_VALIDATION_THREADS', 0, 0, 64),
+    mcp: Object.freeze({
+      pageSize: intSetting(env, 'VANCE_MCP_PAGE_SIZE', 1_000, 1, 10_000),
+      sessionsPerToken: intSetting(env, 'VANCE_MCP_SESSIONS_PER_TOKEN', 16, 1, 1_000),
+    }),
     defaultSettings: Object.freeze({ ...BUILT_IN_SETTINGS, ...jsonSettings(env.VANCE_DEFAULT_SETTINGS) }),
   });
 }

@@ -15,6 +15,7 @@ import {
   Manuals, RecipeCatalog, RecipeLoader, RecipePicker, RecipeResolver, type RecipeAuditEntry,
 } from './domain/recipes';
 import { SkillCatalog, SkillResolver, type BacktrackingAnalyser } from './domain/skills';
+import { SkillPublisher } from './domain/skill-serving';
 import { createEngineCommandDispatcher } from './domain/processes/commands';
 import { ProcessEvents } from './domain/processes/process-events';
 import { ProcessLane } from './domain/processes/process-lane';
@@ -61,6 +62,8 @@ export interface Services {
   readonly templates: TemplateEngine;
   readonly skills: SkillResolver;
   readonly skillCatalog: SkillCatalog;
+  /** The skills published to outside agents (MCP, issue 19). */
+  readonly skillPublisher: SkillPublisher;
   readonly recipes: RecipeLoader;
   readonly recipeCatalog: RecipeCatalog;
   readonly tools: ToolCatalog;
@@ -320,6 +323,6 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools, toolUniverse, projectTools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), recipes, recipeCatalog, processes, activation, engineCommands, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), skillPublisher: new SkillPublisher(skills, cascade, targets), recipes, recipeCatalog, processes, activation, engineCommands, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
   };
 }

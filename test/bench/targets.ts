@@ -34,5 +34,6 @@ export const EXPECTED_TARGETS: readonly ExpectedTarget[] = [
   { what: 'embedded start, existing data dir: time to /healthz', target: '< 1.5 s', pattern: /^embedded start, existing\b.*(time|healthz)/i },
   { what: 'embedded start, existing data dir: RSS', target: '< 300 MB', pattern: /^embedded start, existing\b.*rss/i },
   { what: 'server RSS after a day-like session, after GC, vs idle', target: 'within 20 %', pattern: /^server rss after (a day-like session|[0-9,]+ mixed operations)/i },
+  { what: 'skills/list over MCP, 1,000 skills, vs the same listing over GraphQL (issue 19)', target: '≤ 1.5×', pattern: /^skills\/list over MCP\b/i },
   { what: '`vance lint` start, one file', target: '< 1 s', pattern: /^vance lint\b/i },
 ];

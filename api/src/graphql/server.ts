@@ -19,6 +19,7 @@ import { operationLimitError } from './operation-limits';
 import { RequestGuard } from './request-guard';
 import { SubscriptionCaps } from './subscription-caps';
 import { serveGraphQLWs } from './ws-server';
+import type * as McpModule from '../mcp';
 
 export interface GraphQLServerOptions {
   readonly schema: GraphQLSchema;
@@ -37,6 +38,8 @@ export interface GraphQLServerOptions {
   readonly devErrors: boolean;
   /** Answers GET /healthz; throws when the instance cannot serve (e.g. database down). */
   readonly healthCheck: () => Promise<void>;
+  /** The MCP endpoint at /mcp (issue 19). */
+  readonly mcp: { readonly pageSize: number; readonly sessionsPerToken: number };
 }
 
 export interface GraphQLServer {
@@ -79,6 +82,12 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     ],
   });
   await apollo.start();
+  // The MCP SDK is loaded with the first request to /mcp, not at start (issue 18: start time and memory).
+  let mcp: Promise<McpModule.McpEndpoint> | undefined;
+  const mcpEndpoint = (): Promise<McpModule.McpEndpoint> =>
+    (mcp ??= import('../mcp/index.js').then((loaded) => loaded.createMcpEndpoint({
+      services, logger, maxRequestBytes: options.maxRequestBytes, ...options.mcp,
+    })));
   httpServer.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
       logger.error({ err }, 'request failed');
@@ -99,6 +108,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       }
     }
     if (await serveAdmin(req, res, url.pathname)) return;
+    if (url.pathname === '/mcp') return (await mcpEndpoint()).handle(req, res, url);
     if (url.pathname !== '/graphql') return sendJson(res, 404, { error: 'Not found' });
     let body: string;
     // A caller without a token can do nothing a large body needs; it costs reading and parsing.
@@ -153,6 +163,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       }),
     // Drains HTTP (in-flight requests finish), closes WebSockets, then stops Apollo.
     close: async () => {
+      await mcp?.then((endpoint) => endpoint.close(), () => undefined);
       for (const client of wsServer.clients) client.close(1001, 'Server shutting down');
       await apollo.stop();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
