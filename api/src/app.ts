@@ -23,8 +23,7 @@ import type { ServerTool } from './domain/tools/server-tool';
 import { ProviderRegistry } from './llm/provider-registry';
 import { ScriptSandbox } from './sandbox/script-sandbox';
 import { loadIsolatedVm } from './sandbox/isolated-vm';
-import { McpConnectionPool, type McpPoolOptions } from './mcp/mcp-connection-pool';
-import { McpPackSource } from './mcp/mcp-pack-source';
+import { McpConnectionPool, McpPackSource, type McpPoolOptions } from './mcp-client';
 
 export interface RunningVance {
   readonly url: string;

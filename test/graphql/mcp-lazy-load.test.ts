@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { startMcpTestServer, type McpTestServer } from '../support/mcp-test-server';
 import type { Database } from '../../api/src/persistence';
-import { mcpSdkLoaded } from '../../api/src/mcp/mcp-sdk';
+import { mcpSdkLoaded } from '../../api/src/mcp-client/mcp-sdk';
 import { startTestVance, type TestVance } from './harness';
 
 const PUT = `mutation Put($path: String!, $content: String!) { putDocument(layer: VANCE, path: $path, content: $content) { version } }`;
