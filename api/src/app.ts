@@ -23,6 +23,7 @@ import type { ServerTool } from './domain/tools/server-tool';
 import { ProviderRegistry } from './llm/provider-registry';
 import { ScriptSandbox } from './sandbox/script-sandbox';
 import { loadIsolatedVm } from './sandbox/isolated-vm';
+import { McpConnectionPool, McpPackSource, type McpPoolOptions } from './mcp-client';
 
 export interface RunningVance {
   readonly url: string;
@@ -57,6 +58,8 @@ export interface StartOptions {
   readonly templateLimits?: Partial<TemplateLimits>;
   /** The embedded database's driver, already being opened (main.ts); otherwise opened from the config. */
   readonly embedded?: Promise<PgliteDriver>;
+  /** The MCP pack connection pool's limits (tests shorten the idle time). */
+  readonly mcpPool?: McpPoolOptions;
 }
 
 /**
@@ -106,9 +109,17 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
     ...(config.validationThreads > 0 ? { threads: config.validationThreads } : {}),
     onWorkerError: (err) => logger.error({ err }, 'a validation worker failed'),
   });
+  // MCP tool packs (issue 19): the pool is a few maps; the SDK loads with the first pack a turn meets.
+  const mcpPool = new McpConnectionPool(options.mcpPool);
   const scriptRunner = new ScriptSandbox({ memoryLimitMb: config.scriptMemoryMb, defaultTimeoutMs: config.scriptTimeoutMs, maxHostCalls: config.scriptMaxHostCalls });
   const services = createServices({
     scriptRunner,
+    // MCP tool packs (issue 19): read through the services' cascade and settings once they exist.
+    toolSources: [new McpPackSource({
+      cascade: { listByPrefixCascade: (scope, prefix) => services.cascade.listByPrefixCascade(scope, prefix) },
+      settings: (tenantId, projectId) => services.settings.reader(tenantId, projectId),
+      pool: mcpPool,
+    })],
     clientToolStore: new TypeOrmClientToolStore(database.dataSource),
     clientToolTimeoutMs: config.clientToolTimeoutMs,
     turnSlots: config.turnSlots,
@@ -182,6 +193,7 @@ export async function startVance(options: StartOptions): Promise<RunningVance> {
         await recovering;
         await services.turnRunner.idle();
         services.dispose();
+        await mcpPool.close();
         await bus.close();
         templates.dispose();
         await validation.close();

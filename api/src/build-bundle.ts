@@ -13,7 +13,8 @@ import { BUNDLE_FILE, BUNDLE_INPUTS_FILE } from './bundle-files';
  * PGlite — its thread, pglite-thread.js, stays tsc's file), and what is only reached through require.resolve.
  */
 const SRC = __dirname; // api/dist/api/src
-const EXTERNAL = ['isolated-vm', '@electric-sql/pglite', '@electric-sql/pglite/*', 'pg-native', 'nunjucks/browser/nunjucks.js', 'recheck'];
+// The MCP SDK is loaded on first use (mcp/mcp-sdk.ts); outside the bundle, a start does not even read it.
+const EXTERNAL = ['isolated-vm', '@electric-sql/pglite', '@electric-sql/pglite/*', 'pg-native', 'nunjucks/browser/nunjucks.js', 'recheck', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
 
 /**
  * In one file every module's `__dirname` would be the bundle's folder; piscina finds its worker,

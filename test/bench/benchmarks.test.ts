@@ -6,6 +6,7 @@ import { runBench as embeddedStart } from './embedded-start';
 import { runBench as mcpSkills } from './mcp-skills';
 import type { Bench, SummaryRow } from './harness';
 import { runJobEngines } from './job-engines';
+import { runBench as mcpPackCall } from './mcp-pack-call';
 import { runBench as run } from './run';
 import { runBench as scaleOut } from './scale-out';
 import { runBench as scripts } from './scripts';
@@ -31,6 +32,7 @@ const BENCHES: [file: string, bench: Bench, tables: string[]][] = [
   ['turns.ts', turns, ['Turn overhead, turn ÷ bare', 'Fan-out, many ÷ 1 subscriber']],
   ['ws-write-path.ts', wsWritePath, ['Direct frame ÷ ws send, server CPU']],
   ['scripts.ts', scripts, ['Warm pool vs. cold isolate', 'One binding round trip', 'Memory after large operations ÷ idle']],
+  ['mcp-pack-call.ts', mcpPackCall, ['MCP pack call ÷ built-in call']],
   ['triggers.ts', triggers, ['naive ÷ index']],
   ['trigger-regexes.ts', triggerRegexes, ['Trigger regexes ÷ V8 literal search']],
   ['scale-out.ts', scaleOut, [

@@ -39,6 +39,7 @@ export const SUITE: readonly SuiteBench[] = [
   { name: 'turns and fan-out', file: 'turns.ts', onBothDatabases: true },
   { name: 'fan-out write path', file: 'ws-write-path.ts' },
   { name: 'scripts', file: 'scripts.ts' },
+  { name: 'MCP pack tool calls', file: 'mcp-pack-call.ts' },
   { name: 'triggers', file: 'triggers.ts' },
   { name: 'trigger regexes', file: 'trigger-regexes.ts' },
   { name: 'scale-out', file: 'scale-out.ts' },

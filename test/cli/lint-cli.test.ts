@@ -113,3 +113,18 @@ describe('vance lint: engine prompt documents', () => {
     expect(r.stdout).toContain('2 files (0 skills, 0 recipes, 2 engine prompts): 1 errors, 1 warnings');
   });
 });
+
+// Issue 19: MCP tool pack documents (`_vance/tools/<pack>.mcp.yaml`) are checked by vance lint as at save.
+describe('vance lint: MCP tool packs', () => {
+  it('reports a pack error at file:line:col and counts the packs', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'vance-lint-packs-'));
+    mkdirSync(path.join(root, '_vance/tools'), { recursive: true });
+    writeFileSync(path.join(root, '_vance/tools/good.mcp.yaml'), 'url: https://mcp.example.com/mcp\nlabels: [web]\n');
+    writeFileSync(path.join(root, '_vance/tools/bad.mcp.yaml'), 'labels: [web]\ntimeoutMs: soon\nurl: https://mcp.example.com/mcp\n');
+    const r = await vanceIn(root, 'lint', '.');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^\.\/_vance\/tools\/bad\.mcp\.yaml:2:\d+ error timeoutMs must be a whole number/m);
+    expect(r.stdout).not.toContain('good.mcp.yaml');
+    expect(r.stdout).toContain('2 files (0 skills, 0 recipes, 2 MCP packs): 1 errors, 0 warnings');
+  });
+});

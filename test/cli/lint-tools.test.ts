@@ -36,13 +36,15 @@ describe('vance lint on tool documents', () => {
     writeFileSync(path.join(root, '_vance/tools/web.mcp.yaml'), 'not: [a tool document\n');
   });
 
-  it('reports located errors for tool documents and counts them, skipping .mcp.yaml packs', async () => {
+  it('reports located errors for tool documents and counts them; a .mcp.yaml pack is checked as a pack, not as a tool', async () => {
     const r = await vance('lint', root);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/_vance\/tools\/hop\.yaml:7:\d+ error http\.url: the scheme, host and port of url are literal/);
     expect(r.stdout).toMatch(/_vance\/tools\/respond\.yaml:\d+:\d+ error 'respond' is the name of a built-in tool/);
     expect(r.stdout).not.toContain('good.yaml');
-    expect(r.stdout).not.toContain('web.mcp.yaml');
-    expect(r.stdout).toContain('3 files (0 skills, 0 recipes, 3 tools): 2 errors');
+    // h-packs: packs have their own kind now (domain/tools/mcp-pack.ts); its YAML error is a pack's.
+    expect(r.stdout).toMatch(/_vance\/tools\/web\.mcp\.yaml:\d+:\d+ error YAML/);
+    expect(r.stdout).not.toMatch(/web\.mcp\.yaml.*(parameters|http|script)/);
+    expect(r.stdout).toContain('4 files (0 skills, 0 recipes, 3 tools, 1 MCP packs): 3 errors');
   });
 });

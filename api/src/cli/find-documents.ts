@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** A skill or recipe file found on disk, with the name its location gives it. */
 export interface FoundDocument {
-  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'tool';
+  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'tool' | 'mcp-pack';
   readonly file: string;
   /** The file as the command line named it: the root as given, then the path below it. */
   readonly shown: string;
@@ -40,7 +40,7 @@ export async function findDocuments(roots: readonly string[]): Promise<{ found: 
     if (!isDirectory) {
       const doc = classify(file, root);
       if (doc) found.push(doc);
-      else unreadable.push({ root, problem: 'not a SKILL.md, a recipe (recipes/<name>.yaml) or an engine prompt (prompts/<engine>-prompt.md)' });
+      else unreadable.push({ root, problem: 'not a SKILL.md, a recipe (recipes/<name>.yaml), an engine prompt (prompts/<engine>-prompt.md) a tool (tools/<name>.yaml) or an MCP pack (tools/<pack>.mcp.yaml)' });
       continue;
     }
     await walk(file, root.replace(/[\\/]+$/, '') || root, found);
@@ -74,6 +74,10 @@ function classify(file: string, shown: string): FoundDocument | null {
   // An engine's default prompt document (`_vance/prompts/<engine>-prompt.md`): a template every turn of the engine renders.
   if (parent === 'prompts' && /^[^/]+-prompt\.md$/.test(base)) {
     return { kind: 'engine-prompt', file, shown, name: base.replace(/\.md$/, ''), documentPath: `_vance/prompts/${base}` };
+  }
+  // An MCP tool pack (`_vance/tools/<pack>.mcp.yaml`, issue 19).
+  if (parent === 'tools' && base.endsWith('.mcp.yaml')) {
+    return { kind: 'mcp-pack', file, shown, name: base.slice(0, -'.mcp.yaml'.length), documentPath: `_vance/tools/${base}` };
   }
   // A server tool document (`_vance/tools/<name>.yaml`, issue 19); `<pack>.mcp.yaml` packs are not this kind.
   if (parent === 'tools' && /\.yaml$/.test(base) && !base.endsWith('.mcp.yaml')) {

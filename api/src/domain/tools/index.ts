@@ -13,3 +13,6 @@ export * from './document-tool';
 export * from './document-tool-source';
 export * from './tool-universe';
 export * from './project-tools';
+export * from './mcp-pack';
+export * from './mcp-tool-names';
+export * from './mcp-pack-document-kind';

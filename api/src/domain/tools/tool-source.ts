@@ -43,4 +43,10 @@ export interface ToolSet {
 export interface ToolSource {
   /** The tools visible in `scope` for `principal`, first hit in the cascade by name. */
   toolsFor(principal: Principal, scope: CascadeScope, signal?: AbortSignal): Promise<ToolSet>;
+  /**
+   * Optional: tells `listener` when a tenant's tools changed without a document write (an MCP server
+   * announced a new tool list), so a cache of toolsFor answers (ToolUniverse) drops that tenant's.
+   * Returns the unsubscribe.
+   */
+  onToolsChanged?(listener: (tenantId: string) => void): () => void;
 }

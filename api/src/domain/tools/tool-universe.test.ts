@@ -13,6 +13,7 @@ const tool = (name: string, path = `_vance/tools/${name}.yaml`): SourcedTool => 
 
 class CountingSource implements ToolSource {
   calls = 0;
+  onToolsChanged?: (listener: (tenantId: string) => void) => () => void;
   constructor(private readonly answer: (scope: CascadeScope) => ToolSet) {}
   async toolsFor(_p: Principal, s: CascadeScope): Promise<ToolSet> {
     this.calls++;
@@ -21,6 +22,20 @@ class CountingSource implements ToolSource {
 }
 
 describe('the per-scope tool universe', () => {
+  it('drops one tenant\'s scopes when a source says its tools changed without a write (an MCP list_changed)', async () => {
+    const source = new CountingSource((s) => ({ tools: [tool(`t-${s.tenantId}`)], problems: [] }));
+    let changed: (tenantId: string) => void = () => undefined;
+    source.onToolsChanged = (listener: (tenantId: string) => void) => { changed = listener; return () => undefined; };
+    const universe = new ToolUniverse([source]);
+    await universe.toolsFor(scope('p1', 't1'), me);
+    await universe.toolsFor(scope('p1', 't2'), me);
+    expect(source.calls).toBe(2);
+    changed('t1');
+    await universe.toolsFor(scope('p1', 't1'), me);
+    await universe.toolsFor(scope('p1', 't2'), me);
+    expect(source.calls).toBe(3);
+  });
+
   it('asks the sources once per scope until a tool document of one of its projects changes', async () => {
     const source = new CountingSource((s) => ({ tools: [tool(`t-${s.projectId}`)], problems: [] }));
     const universe = new ToolUniverse([source]);

@@ -41,6 +41,14 @@ export class ToolUniverse {
   constructor(private readonly sources: readonly ToolSource[], options: ToolUniverseOptions = {}) {
     this.entries = new LRUCache({ max: options.maxScopes ?? 1_000, ttlAutopurge: false });
     this.problemTtlMs = options.problemTtlMs ?? 30_000;
+    // A source's tools that change without a write (an MCP server's list_changed): that tenant's scopes go.
+    for (const source of sources) source.onToolsChanged?.((tenantId) => this.onTenantToolsChanged(tenantId));
+  }
+
+  /** Drops every cached scope of `tenantId`; a listing under way is not stored. */
+  onTenantToolsChanged(tenantId: string): void {
+    this.epoch++;
+    for (const [key] of [...this.entries.entries()]) if (key.startsWith(`${tenantId}\u0000`)) this.entries.delete(key);
   }
 
   /** The sources' tools in `scope`; `principal` is asked for only when the scope is not cached. */

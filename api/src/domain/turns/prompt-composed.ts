@@ -26,6 +26,8 @@ export function promptComposedPayload(composition: TurnComposition, request: Mod
     // The names of the tools the model is offered (before issue 15: the pool, with names nothing implements).
     tools: request.tools.map((t) => t.name), deferredTools: composition.pool.deferred,
     toolDetails: composition.pool.details.map(withoutOrigin), unresolvedTools: composition.pool.unresolvedTools,
+    // Packs that are down or refused, tool documents that do not parse (issue 19): the turn went on without them.
+    toolProblems: composition.toolProblems,
     tokens: fitted.split, budget: fitted.summary, droppedHistory: fitted.dropped.length,
     catalog: composition.catalog ? { summary: composition.catalog.summary, cuts: composition.catalog.cuts } : null,
     request: requestSummary(request),
