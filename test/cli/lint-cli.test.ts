@@ -80,7 +80,7 @@ describe('vance lint output', () => {
     expect(lines.slice(at + 1, at + 3)).toEqual(['  pack/_vance/recipes/b.yaml:2:9', '  pack/_vance/recipes/c.yaml:2:9']);
     expect(r.stdout).toContain('pack/_vance/recipes/b.yaml:4:18 warning maxIterations must be a whole number');
     expect(r.stdout).toMatch(/^pack\/_vance\/recipes\/c\.yaml:3:1 warning `modes` .*not supported by this deployment/m);
-    expect(r.stdout).toMatch(/^pack\/_vance\/skills\/tooled\/SKILL\.md:5:9 warning .*no tool of this deployment is called 'shell_exec'/im);
+    expect(r.stdout).toMatch(/^pack\/_vance\/skills\/tooled\/SKILL\.md:5:9 warning .*no built-in tool is called 'shell_exec'/im);
     expect(r.stdout).toMatch(/^pack\/_vance\/skills\/tooled\/SKILL\.md:6:11 error `triggers` must be a list/m);
     expect(r.stdout).not.toContain(root);
     expect(lines.at(-1)).toBe('4 files (1 skills, 3 recipes): 1 errors, 6 warnings');

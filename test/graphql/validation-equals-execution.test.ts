@@ -50,8 +50,8 @@ describe.each(testDatabases())('validation equals execution over GraphQL ($name)
       ['WARNING', 6, 'allowedToolsAdd[2]'],
     ]);
     expect(shown[0]!.message).toMatch(/not supported by this deployment and is ignored/);
-    expect(shown[5]!.message).toMatch(/no tool of this deployment is called 'shell_exec'; it resolves only when a connected client registers it/);
-    expect(shown[6]!.message).toMatch(/label @telepathy matches no tool/);
+    expect(shown[5]!.message).toMatch(/no built-in tool is called 'shell_exec'; it resolves only where a tool document or MCP pack of the scope the process runs in, or a connected client, provides it/);
+    expect(shown[6]!.message).toMatch(/label @telepathy matches no built-in tool/);
     const saved = await t.gql(PUT, { path: '_vance/recipes/checked.yaml', content });
     expect(saved.errors).toBeUndefined();
     expect(saved.data?.putDocument.diagnostics).toHaveLength(7);
@@ -65,7 +65,7 @@ describe.each(testDatabases())('validation equals execution over GraphQL ($name)
     expect(codeOf(slashes)).toBe('BAD_USER_INPUT');
     expect(slashes.errors?.[0]?.extensions?.diagnostics).toMatchObject([{ severity: 'ERROR', field: 'activate[1]', line: 7, message: expect.stringMatching(/verb right after '\/\/'/) }]);
     const tools = await validate('_vance/skills/tooled/SKILL.md', skill(['tools: [manual_read, shell_exec]']));
-    expect(tools).toMatchObject([{ severity: 'WARNING', field: 'tools[1]', line: 5, message: expect.stringMatching(/no tool of this deployment is called 'shell_exec'/i) }]);
+    expect(tools).toMatchObject([{ severity: 'WARNING', field: 'tools[1]', line: 5, message: expect.stringMatching(/no built-in tool is called 'shell_exec'/i) }]);
   });
 
   it('reports an unclosed bracket or quote on its own line, in a recipe and in SKILL.md frontmatter', async () => {

@@ -33,9 +33,9 @@ describe('recipe tool entries that select no tool of the catalog', () => {
       ['WARNING', 10, 26, 'profiles.web.allowedToolsRemove[0]'],
     ]);
     const messages = result.diagnostics.map((d) => d.message);
-    expect(messages[0]).toMatch(/label @web matches no tool/);
-    expect(messages[1]).toMatch(/no tool of this deployment is called 'web_search'.*connected client registers it/);
-    expect(messages[2]).toMatch(/no tool name starts with 'shell_'/);
+    expect(messages[0]).toMatch(/label @web matches no built-in tool/);
+    expect(messages[1]).toMatch(/no built-in tool is called 'web_search'.*tool document or MCP pack.*connected client, provides it/);
+    expect(messages[2]).toMatch(/no built-in tool name starts with 'shell_'/);
   });
 
   it('leaves the client-tool namespace alone: client_* entries are the connected client\'s by convention', () => {

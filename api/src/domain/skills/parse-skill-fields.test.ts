@@ -358,7 +358,7 @@ describe('parseSkill: tools that select no tool of the catalog', () => {
     const { skill, diagnostics } = withTools(['tools: [doc_read, shell_exec, "@web", "@docs"]']);
     expect(skill?.tools).toEqual(['doc_read', 'shell_exec', '@web', '@docs']);
     expect(diagnostics.map((d) => [d.severity, d.line, d.column, d.field])).toEqual([['WARNING', 5, 19, 'tools[1]'], ['WARNING', 5, 31, 'tools[2]']]);
-    expect(diagnostics[0]!.message).toMatch(/^No tool of this deployment is called 'shell_exec'; it resolves only when a connected client registers it/);
+    expect(diagnostics[0]!.message).toMatch(/^No built-in tool is called 'shell_exec'; it resolves only where a tool document or MCP pack .*, or a connected client, provides it/);
   });
 
   it('checks a single tool written as text, and nothing without a catalog', () => {

@@ -65,14 +65,37 @@ const CLIENT_TOOL_PREFIX = 'client_';
 /**
  * Save-time advice on a tool entry (a recipe's tool lists, a skill's `tools:`): the reason the run
  * will find no tool for it, said with its line when the document is saved instead of as a tool
- * missing from a turn. A warning, never an error: client tools are known only per session. Names in
- * the client namespace are not checked.
+ * missing from a turn. A warning, never an error: client tools are known only per session, and a
+ * document is checked without a scope, so only against the built-ins — the tool documents and MCP
+ * packs (issue 19) of the scope a process runs in may still provide the tool, and the message says
+ * so. Names in the client namespace are not checked.
  */
 export function unresolvedToolProblem(entry: string, tools: Tools): string | null {
   const selector = parseToolSelector(entry);
   if (!selector) return null;
   const name = selector.kind === 'NAME' ? selector.name : selector.kind === 'PREFIX' ? selector.prefix : '';
-  return name.startsWith(CLIENT_TOOL_PREFIX) ? null : unresolvedReason(entry, tools);
+  if (name.startsWith(CLIENT_TOOL_PREFIX)) return null;
+  return listOf(tools).some((t) => matchesSelector(t, selector)) ? null : savedReasonFor(selector);
+}
+
+const ELSEWHERE = 'a tool document or MCP pack of the scope the process runs in, or a connected client';
+
+/** The save-time reason: what the built-ins lack, and who else may provide it at run time. */
+function savedReasonFor(selector: ToolSelector): string {
+  switch (selector.kind) {
+    case 'NAME':
+      return `no built-in tool is called '${selector.name}'; it resolves only where ${ELSEWHERE}, provides it`;
+    case 'LABEL':
+      return `label @${selector.label} matches no built-in tool; it resolves only where ${ELSEWHERE}, provides a tool with that label`;
+    case 'PREFIX':
+      return selector.prefix === ''
+        ? 'the pattern * matches no built-in tool'
+        : `no built-in tool name starts with '${selector.prefix}'; the pattern resolves only where ${ELSEWHERE}, provides such a tool`;
+    default: {
+      const never: never = selector;
+      return never;
+    }
+  }
 }
 
 function reasonFor(selector: ToolSelector): string {
