@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
-import { OfflineProvider } from '../../api/src/llm/offline-provider';
+import { ForcingProvider } from '../support/forcing-provider';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { codeOf, collect, startTestVance, type TestVance } from './harness';
 
@@ -19,23 +18,6 @@ import { codeOf, collect, startTestVance, type TestVance } from './harness';
  * The model is the offline provider (`call <tool> {json}`), plus `force <tool> {json}` to call a
  * tool that is not offered with its schema (a deferred tool after tool_describe).
  */
-class ForcingProvider implements ModelProvider {
-  private readonly offline = new OfflineProvider();
-  readonly requests: string[][] = [];
-
-  async *stream(request: ModelCallRequest): AsyncIterable<ModelStreamEvent> {
-    this.requests.push(request.tools.map((t) => t.name));
-    const last = request.messages[request.messages.length - 1];
-    const forced = last?.role === 'user' ? /^force (\w+)\s*(.*)$/.exec(last.content.trim()) : null;
-    if (forced) {
-      yield { type: 'tool-call', call: { id: 'forced-1', name: forced[1]!, arguments: forced[2] ? JSON.parse(forced[2]) : {} } };
-      yield { type: 'finish', reason: 'tool-calls', usage: { inputTokens: 1, outputTokens: 1 } };
-      return;
-    }
-    yield* this.offline.stream(request);
-  }
-}
-
 interface Seen { method: string; url: string; authorization: string | undefined }
 
 /** A loopback HTTP server that records what reached it; `route` answers. */

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import type { Database } from '../../api/src/persistence';
-import type { ModelCallRequest, ModelProvider, ModelStreamEvent } from '../../api/src/domain/llm/model-provider';
-import { OfflineProvider } from '../../api/src/llm/offline-provider';
+import { ForcingProvider } from '../support/forcing-provider';
 import { CLIENT_TOOL_CALLS_TOPIC } from '../../api/src/domain/client-tools/client-tool-service';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { codeOf, collect, eventually, startTestVance, type TestVance } from './harness';
@@ -15,28 +14,6 @@ import { codeOf, collect, eventually, startTestVance, type TestVance } from './h
  * that a conversation containing "speak plainly" always answers in plain text (a model that ignores
  * the respond convention) and `force <tool> {json}` calls a tool whether offered or not.
  */
-class RecordingProvider implements ModelProvider {
-  private readonly offline = new OfflineProvider();
-  readonly requests: string[][] = [];
-
-  async *stream(request: ModelCallRequest): AsyncIterable<ModelStreamEvent> {
-    this.requests.push(request.tools.map((t) => t.name));
-    const last = request.messages[request.messages.length - 1];
-    const forced = last?.role === 'user' ? /^force (\w+)\s*(.*)$/.exec(last.content.trim()) : null;
-    if (forced) {
-      yield { type: 'tool-call', call: { id: 'forced-1', name: forced[1]!, arguments: forced[2] ? JSON.parse(forced[2]) : {} } };
-      yield { type: 'finish', reason: 'tool-calls', usage: { inputTokens: 1, outputTokens: 1 } };
-      return;
-    }
-    if (request.messages.some((m) => m.role === 'user' && m.content.includes('speak plainly'))) {
-      yield { type: 'text-delta', text: 'Plain answer.' };
-      yield { type: 'finish', reason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } };
-      return;
-    }
-    yield* this.offline.stream(request);
-  }
-}
-
 const PUT = `mutation Put($layer: Layer!, $path: String!, $content: String!) { putDocument(layer: $layer, path: $path, content: $content) { version } }`;
 const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id name session { id } } }`;
 const SEND = `mutation M($id: ID!, $text: String!) { sendMessage(processId: $id, text: $text) { id } }`;
@@ -72,7 +49,7 @@ const DOCS: Record<string, string> = {
 describe.each(testDatabases())('tool pools, deferred tools and respond over GraphQL ($name)', (driver) => {
   let db: Database;
   let s: TestVance;
-  const provider = new RecordingProvider();
+  const provider = new ForcingProvider({ plainly: 'speak plainly' });
 
   const spawn = async (recipe: string, name: string, session?: string) => {
     const r = await s.gql(SPAWN, { input: { project: 'ops', recipe, name, ...(session ? { session } : {}) } });
