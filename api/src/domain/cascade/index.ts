@@ -7,3 +7,4 @@ export * from './document-cascade';
 export * from './resource-layer';
 export * from './scope';
 export * from './errors';
+export * from './scope-cache';

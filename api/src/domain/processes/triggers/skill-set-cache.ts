@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { CascadeScope } from '../../cascade/scope';
+import { ScopeCache } from '../../cascade/scope-cache';
 import { SKILLS_PREFIX } from '../../skills/skill-paths';
 import type { AvailableSkill } from '../../skills/skill-resolver';
 
@@ -10,24 +10,13 @@ import type { AvailableSkill } from '../../skills/skill-resolver';
  * document under `_vance/skills/` changes in one of the scope's projects — so the trigger index
  * (TriggerIndexCache, keyed by that array) is not rebuilt either.
  *
- * Invalidation follows the document cache's: `onDocumentChanged` for every DocumentChanged (local
- * writes and, through the bus, other instances' writes), `clear` when the bus reports missed events.
- * A generation per project keeps a listing that raced with a write from being stored. The RESOURCE
- * layer is immutable while the process runs. The resolver remains the only place that materialises
+ * Invalidation (ScopeCache): `onDocumentChanged` for every DocumentChanged (local writes and,
+ * through the bus, other instances' writes), `clear` when the bus reports missed events. The
+ * RESOURCE layer is immutable while the process runs. The resolver remains the only place that materialises
  * skills; this only remembers its answer.
  */
 export interface AvailableSkillLister {
   listAvailable(scope: CascadeScope): Promise<AvailableSkill[]>;
-}
-
-interface Entry {
-  readonly projects: readonly string[];
-  readonly skills: readonly AvailableSkill[];
-}
-
-interface Pending {
-  readonly stamp: string;
-  readonly promise: Promise<readonly AvailableSkill[]>;
 }
 
 export interface SkillSetCacheOptions {
@@ -36,28 +25,15 @@ export interface SkillSetCacheOptions {
 }
 
 export class SkillSetCache {
-  private readonly entries: LRUCache<string, Entry>;
-  private readonly pending = new Map<string, Pending>();
-  private readonly generations = new Map<string, number>();
-  private epoch = 0;
-  private listings = 0;
+  private readonly sets: ScopeCache<readonly AvailableSkill[]>;
 
   constructor(private readonly lister: AvailableSkillLister, options: SkillSetCacheOptions = {}) {
-    this.entries = new LRUCache({ max: options.maxScopes ?? 1_000 });
+    this.sets = new ScopeCache(options.maxScopes !== undefined ? { maxScopes: options.maxScopes } : {});
   }
 
   /** The available skills of the scope, sorted by name; the same array until something changes. */
   list(scope: CascadeScope): Promise<readonly AvailableSkill[]> {
-    const key = scopeKey(scope);
-    const entry = this.entries.get(key);
-    if (entry) return Promise.resolve(entry.skills);
-    const projects = projectsOf(scope);
-    const stamp = this.stamp(projects);
-    const pending = this.pending.get(key);
-    if (pending?.stamp === stamp) return pending.promise;
-    const promise = this.load(key, scope, projects, stamp);
-    this.pending.set(key, { stamp, promise });
-    return promise;
+    return this.sets.get(scope, async () => Object.freeze(await this.lister.listAvailable(scope)));
   }
 
   /** Wire to DOCUMENT_CHANGED_TOPIC: drops the scopes of that project when a skill document changed. */
@@ -66,44 +42,18 @@ export class SkillSetCache {
   }
 
   invalidateProject(projectId: string): void {
-    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-    // Collected first: the cache is not changed while it is walked.
-    const stale = [...this.entries.entries()].filter(([, entry]) => entry.projects.includes(projectId));
-    for (const [key] of stale) this.entries.delete(key);
+    this.sets.invalidateProject(projectId);
   }
 
   /** Wire to EventBus.onMissedEvents. */
   clear(): void {
-    this.epoch++;
-    this.entries.clear();
+    this.sets.clear();
   }
 
   /** How many times the resolver was asked — for tests and the benchmark. */
   get loads(): number {
-    return this.listings;
-  }
-
-  private async load(key: string, scope: CascadeScope, projects: readonly string[], stamp: string): Promise<readonly AvailableSkill[]> {
-    try {
-      this.listings++;
-      const skills = Object.freeze(await this.lister.listAvailable(scope));
-      if (this.stamp(projects) === stamp) this.entries.set(key, { projects, skills });
-      return skills;
-    } finally {
-      if (this.pending.get(key)?.stamp === stamp) this.pending.delete(key);
-    }
-  }
-
-  private stamp(projects: readonly string[]): string {
-    return `${this.epoch}:${projects.map((p) => this.generations.get(p) ?? 0).join(',')}`;
+    return this.sets.loads;
   }
 }
 
-/** One string per scope: the tenant and the three projects that back its stored layers. */
-export function scopeKey(scope: CascadeScope): string {
-  return `${scope.tenantId}\u0000${scope.userProjectId ?? ''}\u0000${scope.projectId ?? ''}\u0000${scope.tenantProjectId}`;
-}
-
-function projectsOf(scope: CascadeScope): string[] {
-  return [scope.userProjectId, scope.projectId, scope.tenantProjectId].filter((p): p is string => p !== null);
-}
+export { scopeKey } from '../../cascade/scope-cache';
