@@ -4,7 +4,18 @@
  *                                named) and print the diagnostics as `file:line:col severity message`,
  *                                paths as given; a path that cannot be read is one error line; exit 1
  *                                on errors.
+ *   vance eval [--json] <dir>…   run every skill's evals.yaml (issue 20) against the skills under the
+ *                                folders: one line per case (`file:line pass|FAIL …` and the turn's
+ *                                verdict sentence), a summary per skill (precision, recall,
+ *                                confusions); exit 1 when a case fails or an evals file is invalid.
+ *                                `picked:` cases ask the model of VANCE_DEFAULT_SETTINGS
+ *                                (ai.default.provider/model), skipped when none is configured.
  */
+import { loadConfig } from '../config';
+import { modelPickJudge } from '../domain/activation/model-pick-judge';
+import { StaticSettings } from '../domain/settings/settings-reader';
+import { ProviderRegistry } from '../llm/provider-registry';
+import { evaluate, formatEvalText } from './eval';
 import { builtinToolDescriptors } from '../domain/tools/builtin/create-builtin-tools';
 import { StaticToolCatalog } from '../domain/tools/tool-descriptor';
 import { RecheckAnalyser } from '../regex-analysis';
@@ -12,11 +23,11 @@ import { NunjucksTemplateEngine } from '../templates';
 import { createDocumentValidator } from '../validation/document-validators';
 import { formatJson, formatText, lint } from './lint';
 
-const USAGE = 'usage: vance lint [--json] <dir>…';
+const USAGE = 'usage: vance lint [--json] <dir>…\n       vance eval [--json] <dir>…';
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command !== 'lint') {
+  if (command !== 'lint' && command !== 'eval') {
     console.error(command === undefined || command === '--help' || command === '-h' ? USAGE : `unknown command '${command}'\n${USAGE}`);
     return command === '--help' || command === '-h' ? 0 : 2;
   }
@@ -27,6 +38,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(unknown.length > 0 ? `unknown option ${unknown.join(' ')}\n${USAGE}` : USAGE);
     return 2;
   }
+  if (command === 'eval') return runEval(roots, json);
   // Only syntax checks happen here (no rendering), so the in-process engine is enough.
   const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
   // An author's own run: a patient analysis (a second per pattern), no per-minute budget to share.
@@ -36,6 +48,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const report = await lint(roots, validator);
   console.log(json ? formatJson(report) : formatText(report));
   return report.errors > 0 ? 1 : 0;
+}
+
+async function runEval(roots: readonly string[], json: boolean): Promise<number> {
+  const judge = modelPickJudge(new ProviderRegistry(), new StaticSettings(loadConfig().defaultSettings));
+  const run = await evaluate(roots, await judge);
+  console.log(json ? JSON.stringify(run, null, 2) : formatEvalText(run));
+  return run.failed > 0 ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

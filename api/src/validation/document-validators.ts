@@ -1,3 +1,4 @@
+import { skillEvalsDocumentKind } from '../domain/activation/skill-evals-document-kind';
 import { DocumentValidator } from '../domain/documents/document-validator';
 import { enginePromptDocumentKind } from '../domain/engines/engine-prompt-document-kind';
 import { recipeDocumentKind } from '../domain/recipes/recipe-document-kind';
@@ -12,5 +13,5 @@ import { toolDocumentKind } from '../domain/tools/tool-document-kind';
  * catalog that recipe and skill tool entries must select from (a warning otherwise, issue 15).
  */
 export function createDocumentValidator(templates?: TemplateEngine, backtracking?: BacktrackingAnalyser, tools?: ToolCatalog): DocumentValidator {
-  return new DocumentValidator([skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates), toolDocumentKind(tools)]);
+  return new DocumentValidator([skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates), toolDocumentKind(tools), skillEvalsDocumentKind()]);
 }

@@ -17,3 +17,19 @@ export {
 export { fitContext, type ContextBudgetInput, type FittedContext, type HistoryMessage, type TokenSource, type TokenSplit } from './context-budget';
 export { skillPickerTools, PendingOpenSkills, OPEN_SKILL_TOOL, CLOSE_SKILL_TOOL, type PickerToolsInput } from './skill-picker-tools';
 export { SkillTriggerBench, MAX_BENCH_MESSAGES, type SkillTriggerBenchDeps } from './skill-trigger-bench';
+export { conversationVerdicts, type ConversationVerdicts, type RecipeStart } from './conversation-verdicts';
+export {
+  parseSkillEvals,
+  EVALS_FILE_NAME,
+  EVALS_PATH_PATTERN,
+  DEFAULT_PICKED_RUNS,
+  DEFAULT_PICKED_THRESHOLD,
+  type FiresCase,
+  type ParsedSkillEvals,
+  type PickedCase,
+  type SkillEvalCase,
+  type SkillEvals,
+} from './parse-skill-evals';
+export { runSkillEvals, percent, type EvalCaseResult, type EvalConfusion, type SkillEvalEnvironment, type SkillEvalReport, type SkillPickJudge } from './run-skill-evals';
+export { skillEvalsDocumentKind } from './skill-evals-document-kind';
+export { modelPickJudge } from './model-pick-judge';
