@@ -13,8 +13,8 @@
  */
 import { loadConfig } from '../config';
 import { modelPickJudge } from '../domain/activation/model-pick-judge';
+import type { ModelProvider } from '../domain/llm/model-provider';
 import { StaticSettings } from '../domain/settings/settings-reader';
-import { ProviderRegistry } from '../llm/provider-registry';
 import { evaluate, formatEvalText } from './eval';
 import { builtinToolDescriptors } from '../domain/tools/builtin/create-builtin-tools';
 import { StaticToolCatalog } from '../domain/tools/tool-descriptor';
@@ -50,8 +50,24 @@ async function main(argv: readonly string[]): Promise<number> {
   return report.errors > 0 ? 1 : 0;
 }
 
+/**
+ * The AI SDK provider, loaded on the first model call (`picked:` cases with a configured provider
+ * only: `vance eval` without one, and `vance lint`, never load the SDK). `require`, not `import()`:
+ * run from source, the CLI is under tsx's CommonJS hook, which an `import()` would bypass.
+ */
+function lazyAiSdkProvider(): ModelProvider {
+  let provider: ModelProvider | undefined;
+  return {
+    async *stream(request) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      provider ??= new (require('../llm/ai-sdk-provider') as typeof import('../llm/ai-sdk-provider')).AiSdkProvider();
+      yield* provider.stream(request);
+    },
+  };
+}
+
 async function runEval(roots: readonly string[], json: boolean): Promise<number> {
-  const judge = modelPickJudge(new ProviderRegistry(), new StaticSettings(loadConfig().defaultSettings));
+  const judge = modelPickJudge(lazyAiSdkProvider(), new StaticSettings(loadConfig().defaultSettings));
   const run = await evaluate(roots, await judge);
   console.log(json ? JSON.stringify(run, null, 2) : formatEvalText(run));
   return run.failed > 0 ? 1 : 0;

@@ -180,7 +180,7 @@ function readMessages(raw: Record<string, unknown>, base: readonly (string | num
   for (const [i, m] of list.entries()) {
     const where = one !== undefined ? [...base, key] : [...base, key, i];
     const name = one !== undefined ? field(key) : `${field(key)}[${i}]`;
-    if (typeof m !== 'string' && typeof m !== 'number') at('ERROR', where, name, 'A message is text');
+    if (typeof m !== 'string' && typeof m !== 'number') at('ERROR', where, name, "A message is text (quote it when it holds ': ' or starts with a YAML sign)");
     else if (String(m).length > MAX_EVAL_MESSAGE_CHARS) at('ERROR', where, name, `A message may hold at most ${MAX_EVAL_MESSAGE_CHARS} characters`);
     else out.push(String(m));
   }

@@ -139,7 +139,15 @@ async function runPickedCase(self: AvailableSkill | null, c: PickedCase, setting
   if (env.judge === null) return { ...base, passed: true, skipped: true, verdict: 'Skipped: no model provider is configured.', problems: [], rate: null };
   if (self === null) return { ...base, passed: false, skipped: false, verdict: 'Not available in this scope.', problems: ['The skill is not available, so the model cannot pick it.'], rate: null };
   let met = 0;
-  for (let run = 0; run < settings.runs; run++) if ((await env.judge.opens(self, env.skills, c.messages)) === c.picked) met++;
+  for (let run = 0; run < settings.runs; run++) {
+    try {
+      if ((await env.judge.opens(self, env.skills, c.messages)) === c.picked) met++;
+    } catch (error) {
+      // A provider failure fails this case, not the run: the other cases still say what they know.
+      const problem = `The model call failed: ${error instanceof Error ? error.message : String(error)}`;
+      return { ...base, passed: false, skipped: false, verdict: problem, problems: [problem], rate: null };
+    }
+  }
   const rate = met / settings.runs;
   const passed = rate >= settings.threshold;
   const verdict = `${c.picked ? 'Opened' : 'Left closed'} in ${met} of ${settings.runs} runs (${percent(rate)}; threshold ${percent(settings.threshold)}).`;
