@@ -58,8 +58,8 @@ describe('vance eval', () => {
     const r = await vance(['eval', root]);
     expect(r.code).toBe(1);
     const file = `${root}/_vance/skills/review/evals.yaml`;
-    expect(r.stdout).toContain(`${file}:2 pass fires: true "please review this" — Auto-triggered: review.`);
-    expect(r.stdout).toContain(`${file}:4 FAIL fires: true "what changed in the diff?" — Auto-triggered: diff. Expected only this skill to fire; also: git.`);
+    expect(r.stdout).toContain(`${file}:2 pass fires: true "please review this" — Mentioned: review.`);
+    expect(r.stdout).toContain(`${file}:4 FAIL fires: true "what changed in the diff?" — Mentioned: diff. Expected only this skill to fire; also: git.`);
     expect(r.stdout).toContain(`${file}:7 FAIL fires: true "check my pull request" — Not triggered. Expected to fire; it did not.`);
     expect(r.stdout).toContain('  review: 2 passed, 2 failed · precision 100% · recall 67% · confusions: git (1 case)');
     expect(r.stdout).toMatch(/1 skills, 4 cases: 2 passed, 2 failed, 0 skipped$/m);

@@ -1,4 +1,5 @@
-import { newestFirst, type TriggerEvaluation } from '../processes/triggers/trigger-match';
+import { hookMatches } from '../processes/triggers/trigger-hook';
+import { newestFirst, type TriggerEvaluation, type TriggerMatch } from '../processes/triggers/trigger-match';
 import type { TriggerIndex } from '../processes/triggers/trigger-index';
 import type { AvailableSkill } from '../skills/skill-resolver';
 import { skillVerdicts, type SkillVerdict } from './skill-verdicts';
@@ -12,19 +13,29 @@ export interface RecipeStart {
 
 export interface ConversationVerdicts {
   readonly verdicts: SkillVerdict[];
+  /** The composer's evaluation over the scan window (after the hook's activations). */
   readonly evaluation: TriggerEvaluation;
+  /** What the pre-turn hook activated one-shot on the message being answered. */
+  readonly triggered: readonly TriggerMatch[];
 }
 
 /**
- * Every skill's verdict for a conversation (`messages` oldest first; the last is answered) on a fresh
- * process under `recipe`: the turn's TriggerIndex.evaluate over the scan window and the turn's
- * skillVerdicts. The one function behind the trigger bench and skill evals (issue 20), so a verdict
- * there is the verdict a turn gives.
+ * Every skill's verdict for a conversation (`messages` oldest first; the last is the turn's input)
+ * on a fresh process under `recipe`, as the turn gives them: first the pre-turn hook
+ * (triggers/trigger-hook.ts's hookMatches on the message being answered), each match activated
+ * one-shot with the match's reason, as SkillSteer.planActivation does for a TRIGGER origin (a `shot`
+ * skill fires its commands and is not registered); then the composer's TriggerIndex.evaluate over
+ * the scan window and skillVerdicts. The one function behind the trigger bench and skill evals
+ * (issue 20): before it, the bench said "Auto-triggered: diff." where the turn's SkillVerdicts said
+ * "Mentioned: diff." (the active skill's reason) — measured by test/graphql/skill-evals.test.ts.
  */
 export function conversationVerdicts(skills: readonly AvailableSkill[], index: TriggerIndex, messages: readonly string[], recipe: RecipeStart | null): ConversationVerdicts {
   const allowedSkills = recipe?.allowedSkills ?? null;
-  const activeSkills = (recipe?.defaultActiveSkills ?? []).map((skill) => ({ name: skill, reason: `From recipe '${recipe?.name ?? ''}'.` }));
+  const fromRecipe = (recipe?.defaultActiveSkills ?? []).map((skill) => ({ name: skill, reason: `From recipe '${recipe?.name ?? ''}'.` }));
+  const input = messages[messages.length - 1] ?? '';
+  const triggered = allowedSkills?.length === 0 ? [] : hookMatches(index, input, { active: fromRecipe.map((s) => s.name), allowedSkillsOverride: allowedSkills });
+  const activeSkills = [...fromRecipe, ...triggered.filter((m) => m.available.skill.lifecycle !== 'shot').map((m) => ({ name: m.skill, reason: m.reason }))];
   const evaluation = index.evaluate(newestFirst(messages), { active: activeSkills.map((s) => s.name), allowedSkillsOverride: allowedSkills });
   const verdicts = skillVerdicts(skills.map((s) => ({ name: s.name, skill: s.skill, source: s.source })), { activeSkills, openSkills: [], allowedSkills }, evaluation);
-  return { verdicts, evaluation };
+  return { verdicts, evaluation, triggered };
 }

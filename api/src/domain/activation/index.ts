@@ -33,3 +33,4 @@ export {
 export { runSkillEvals, percent, type EvalCaseResult, type EvalConfusion, type SkillEvalEnvironment, type SkillEvalReport, type SkillPickJudge } from './run-skill-evals';
 export { skillEvalsDocumentKind } from './skill-evals-document-kind';
 export { modelPickJudge } from './model-pick-judge';
+export { SkillEvalService, SkillEvalsInvalidError, type SkillEvalResult, type SkillEvalServiceDeps } from './skill-eval-service';

@@ -45,11 +45,11 @@ describe('runSkillEvals', () => {
       '    fires: false',
     ].join('\n')), env());
     expect(report.cases.map((c) => [c.line, c.passed, c.verdict])).toEqual([
-      [2, true, 'Auto-triggered: review.'],
-      [4, true, 'Auto-triggered: diff.'],
+      [2, true, 'Mentioned: review.'],
+      [4, true, 'Mentioned: diff.'],
       [6, false, 'Not triggered.'],
       [8, true, 'Not triggered.'],
-      [10, false, 'Auto-triggered: review.'],
+      [10, false, 'Mentioned: review.'],
     ]);
     expect(report.cases[2]?.problems).toEqual(['Expected to fire; it did not.']);
     expect([report.passed, report.failed, report.skipped]).toEqual([3, 2, 0]);
@@ -70,7 +70,7 @@ describe('runSkillEvals', () => {
     const benchReason = (await bench.test({} as never, null, messages, null)).find((v) => v.skill === 'review')?.reason;
     const report = await runSkillEvals('review', evals('cases:\n  - messages: [earlier, "look at pr #12 please"]\n    fires: true'), env());
     expect(report.cases[0]?.verdict).toBe(benchReason);
-    expect(benchReason).toBe('Auto-triggered: pr #12.');
+    expect(benchReason).toBe('Matched /\\bpr\\s*#?\\d+/.');
   });
 
   it('checks which trigger matched, one-shot activation and "only this skill"', async () => {

@@ -108,18 +108,19 @@ async function runFiresCase(skill: string, c: FiresCase, env: SkillEvalEnvironme
       return { fired: false, result: { ...base, passed: false, verdict: problem, problems: [problem], confusions: [] } };
     }
   }
-  const { verdicts, evaluation } = conversationVerdicts(env.skills, env.index, c.messages, recipe);
-  const verdict: Pick<SkillVerdict, 'on' | 'reason' | 'when'> = verdicts.find((v) => v.skill === skill) ?? { on: false, reason: 'Not available in this scope.', when: null };
-  const matched = new Set(evaluation.matches.map((m) => m.skill));
+  const { verdicts, evaluation, triggered } = conversationVerdicts(env.skills, env.index, c.messages, recipe);
+  const verdict: Pick<SkillVerdict, 'on' | 'reason'> = verdicts.find((v) => v.skill === skill) ?? { on: false, reason: 'Not available in this scope.' };
+  // Fired by a trigger: activated one-shot by the pre-turn hook, or on for the turn (`mentioned`).
+  const matches = new Map<string, TriggerMatch>([...evaluation.matches, ...triggered].map((m) => [m.skill, m]));
   // Confusions: other skills turned on by their triggers (not by the recipe or `always`).
-  const confusions = c.fires ? verdicts.filter((v) => v.on && v.skill !== skill && matched.has(v.skill)).map((v) => v.skill) : [];
+  const confusions = c.fires ? verdicts.filter((v) => v.on && v.skill !== skill && matches.has(v.skill)).map((v) => v.skill) : [];
   const problems: string[] = [];
   if (verdict.on !== c.fires) problems.push(c.fires ? 'Expected to fire; it did not.' : 'Expected not to fire; it did.');
   if (verdict.on && c.fires) {
-    const match = evaluation.matches.find((m) => m.skill === skill) ?? null;
+    const match = matches.get(skill) ?? null;
     if (c.trigger !== null) problems.push(...triggerProblems(c.trigger, match));
     if (c.oneShot !== null) {
-      const oneShot = match !== null && verdict.when === null;
+      const oneShot = triggered.some((m) => m.skill === skill);
       if (oneShot !== c.oneShot) problems.push(c.oneShot ? 'Expected a one-shot trigger activation; it is on for another reason (mentioned, always or the recipe).' : 'Expected it on for the turn, not activated one-shot.');
     }
     if (c.only && confusions.length > 0) problems.push(`Expected only this skill to fire; also: ${confusions.join(', ')}.`);

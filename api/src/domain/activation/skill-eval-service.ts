@@ -1,0 +1,69 @@
+/**
+ * `skillEvals(project, skill)` (issue 20): a skill's evals.yaml run against a project's effective
+ * cascade — the scope's skills from the SkillSetCache, their TriggerIndex from the turn's cache,
+ * recipes through the RecipeCatalog, so every verdict is the one a turn in that project would give.
+ * The evals file cascades like any document (innermost first): a project may add cases for a
+ * bundled skill, which a file pinned to the SKILL.md's layer would forbid (RESOURCE is read-only).
+ */
+import type { CascadeScope } from '../cascade/scope';
+import type { Layer } from '../cascade/layer';
+import type { Diagnostic } from '../errors';
+import { InvalidInputError, NotFoundError } from '../errors';
+import type { Principal } from '../identity/principal';
+import type { TriggerIndexCache } from '../processes/triggers/trigger-index-cache';
+import { scopeKey } from '../processes/triggers/skill-set-cache';
+import type { AvailableSkill } from '../skills/skill-resolver';
+import { skillNameProblem, skillSiblingPath } from '../skills/skill-paths';
+import type { RecipeStart } from './conversation-verdicts';
+import { EVALS_FILE_NAME, parseSkillEvals } from './parse-skill-evals';
+import { runSkillEvals, type SkillEvalReport, type SkillPickJudge } from './run-skill-evals';
+
+export interface SkillEvalServiceDeps {
+  scope(principal: Principal, project: string | null): Promise<CascadeScope>;
+  skills(scope: CascadeScope): Promise<readonly AvailableSkill[]>;
+  readonly indexes: TriggerIndexCache;
+  /** The effective document at a path and its layer, or null. */
+  lookup(scope: CascadeScope, path: string): Promise<{ readonly content: string; readonly source: Layer } | null>;
+  resolveRecipe(principal: Principal, name: string, project: string | null): Promise<RecipeStart>;
+  /** The model judge of the scope's settings, or null when no real provider is configured. */
+  judge(scope: CascadeScope): Promise<SkillPickJudge | null>;
+}
+
+export interface SkillEvalResult extends SkillEvalReport {
+  /** The evals document path and the layer it came from. */
+  readonly path: string;
+  readonly source: Layer;
+}
+
+export class SkillEvalService {
+  constructor(private readonly deps: SkillEvalServiceDeps) {}
+
+  async run(principal: Principal, project: string | null, skill: string): Promise<SkillEvalResult> {
+    const problem = skillNameProblem(skill);
+    if (problem) throw new InvalidInputError('INVALID_SKILL_NAME', problem, 'skill');
+    const scope = await this.deps.scope(principal, project);
+    const path = skillSiblingPath(skill, EVALS_FILE_NAME);
+    const file = await this.deps.lookup(scope, path);
+    if (!file) throw new NotFoundError('Skill evals', path);
+    const parsed = parseSkillEvals(path, file.content);
+    if (!parsed.evals) throw new SkillEvalsInvalidError(path, parsed.diagnostics);
+    const skills = await this.deps.skills(scope);
+    const index = await this.deps.indexes.load(skills, scopeKey(scope));
+    const usesModel = parsed.evals.cases.some((c) => c.kind === 'picked');
+    const report = await runSkillEvals(skill, parsed.evals, {
+      skills, index,
+      judge: usesModel ? await this.deps.judge(scope) : null,
+      recipe: (name) => this.deps.resolveRecipe(principal, name, project),
+    });
+    return { ...report, path, source: file.source };
+  }
+}
+
+/** A stored evals.yaml that does not parse (force-saved): the diagnostics say where. */
+export class SkillEvalsInvalidError extends InvalidInputError {
+  override readonly diagnostics: readonly Diagnostic[];
+  constructor(path: string, diagnostics: readonly Diagnostic[]) {
+    super('SKILL_EVALS_INVALID', `'${path}' does not validate; fix it before running it`, undefined, { path });
+    this.diagnostics = diagnostics;
+  }
+}
