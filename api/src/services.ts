@@ -318,6 +318,10 @@ export function createServices(adapters: ServiceAdapters): Services {
       return { name: r.recipe?.name ?? name, allowedSkills: r.allowedSkills, defaultActiveSkills: r.defaultActiveSkills };
     },
     judge: (scope) => modelPickJudge(adapters.modelProvider, settings.reader(scope.tenantId, scope.projectId)),
+    read: async (principal, layer, project, path) => (await documents.get(principal, layer, project, path))?.content ?? null,
+    write: async (principal, layer, project, path, content) => {
+      await documents.put(principal, layer, project, path, content);
+    },
   });
   const turns = new TurnService({ processes, store: adapters.turnStore, runner: turnRunner, bus: adapters.bus });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.

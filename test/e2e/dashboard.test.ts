@@ -237,11 +237,11 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     // The page shows what the API answers; check that answer first so a page failure is the page's.
     const api = await s.gql('query($m: [String!]!) { skillTriggerTest(project: "web", messages: $m) { skill on reason when source } }', { m: [message] });
     expect(api.errors).toBeUndefined();
-    expect(api.data!.skillTriggerTest).toContainEqual({ skill: 'typescript-style', on: true, reason: 'Auto-triggered: typescript, tsconfig.', when: null, source: 'RESOURCE' });
+    expect(api.data!.skillTriggerTest).toContainEqual({ skill: 'typescript-style', on: true, reason: 'Mentioned: typescript, tsconfig.', when: null, source: 'RESOURCE' });
     await go('/trigger-bench');
     await page.getByTestId('bench-messages').fill(message);
     await page.getByTestId('bench-run').click();
-    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).filter({ hasText: 'Auto-triggered: typescript, tsconfig.' }).waitFor();
+    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).filter({ hasText: 'Mentioned: typescript, tsconfig.' }).waitFor();
     await shot('trigger-bench');
   });
 

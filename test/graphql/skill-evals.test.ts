@@ -107,6 +107,20 @@ describe.each(testDatabases())('skillEvals ($name)', (driver) => {
     expect(codeOf(await s.gql(EVALS, { project: 'other', skill: 'review' }))).toBe('NOT_FOUND');
   });
 
+  it('saves a conversation as a new case in a layer (the bench\'s "save as case"), validated, and runs it', async () => {
+    const ADD = `mutation A($skill: String!, $messages: [String!]!, $fires: Boolean!) { addSkillEvalCase(project: "shop", layer: PROJECT, skill: $skill, messages: $messages, fires: $fires) {
+      passed failed cases { line messages passed verdict } } }`;
+    const r = await s.gql(ADD, { skill: 'review', messages: ['a commit message'], fires: false });
+    expect(r.errors).toBeUndefined();
+    const last = r.data!.addSkillEvalCase.cases.at(-1);
+    expect(last).toMatchObject({ messages: ['a commit message'], passed: true, verdict: 'Not triggered.' });
+    expect(r.data!.addSkillEvalCase).toMatchObject({ passed: 4, failed: 1 });
+    const stored = await s.gql(`query { document(layer: PROJECT, project: "shop", path: "_vance/skills/review/evals.yaml") { content } }`);
+    expect(stored.data!.document.content).toMatch(/^ {2}- message: a commit message\n {4}fires: false\n$/m);
+    const bad = await s.gql(ADD, { skill: 'review', messages: [], fires: true });
+    expect(codeOf(bad)).toBe('BAD_USER_INPUT');
+  });
+
   it('gives the verdict sentence the turn gives for the same message', async () => {
     const id = (await s.gql(SPAWN, { input: { project: 'shop', recipe: 'plain', name: 'p1' } })).data!.spawnProcess.id;
     const stream = await s.bus.listening(TURN_EVENTS_TOPIC, () => collect<{ turnEvents: { type: string; payload: any } }>(s.ws(), EVENTS, { id }));

@@ -34,3 +34,4 @@ export { runSkillEvals, percent, type EvalCaseResult, type EvalConfusion, type S
 export { skillEvalsDocumentKind } from './skill-evals-document-kind';
 export { modelPickJudge } from './model-pick-judge';
 export { SkillEvalService, SkillEvalsInvalidError, type SkillEvalResult, type SkillEvalServiceDeps } from './skill-eval-service';
+export { appendEvalCase, type NewEvalCase } from './append-eval-case';

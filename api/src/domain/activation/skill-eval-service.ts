@@ -15,6 +15,7 @@ import { scopeKey } from '../processes/triggers/skill-set-cache';
 import type { AvailableSkill } from '../skills/skill-resolver';
 import { skillNameProblem, skillSiblingPath } from '../skills/skill-paths';
 import type { RecipeStart } from './conversation-verdicts';
+import { appendEvalCase, type NewEvalCase } from './append-eval-case';
 import { EVALS_FILE_NAME, parseSkillEvals } from './parse-skill-evals';
 import { runSkillEvals, type SkillEvalReport, type SkillPickJudge } from './run-skill-evals';
 
@@ -27,6 +28,9 @@ export interface SkillEvalServiceDeps {
   resolveRecipe(principal: Principal, name: string, project: string | null): Promise<RecipeStart>;
   /** The model judge of the scope's settings, or null when no real provider is configured. */
   judge(scope: CascadeScope): Promise<SkillPickJudge | null>;
+  /** One layer's document, and a validated write (DocumentService.get / put). */
+  read(principal: Principal, layer: Layer, project: string | null, path: string): Promise<string | null>;
+  write(principal: Principal, layer: Layer, project: string | null, path: string, content: string): Promise<void>;
 }
 
 export interface SkillEvalResult extends SkillEvalReport {
@@ -56,6 +60,21 @@ export class SkillEvalService {
       recipe: (name) => this.deps.resolveRecipe(principal, name, project),
     });
     return { ...report, path, source: file.source };
+  }
+
+  /**
+   * Saves a conversation as a new case (the trigger bench, issue 20) in `layer`'s evals.yaml, then
+   * runs the evals. A layer without its own file starts from the effective one, so its copy keeps
+   * the cases it shadows (as overriding a bundled skill into a project starts from its text).
+   */
+  async addCase(principal: Principal, project: string | null, layer: Layer, skill: string, added: NewEvalCase): Promise<SkillEvalResult> {
+    const problem = skillNameProblem(skill);
+    if (problem) throw new InvalidInputError('INVALID_SKILL_NAME', problem, 'skill');
+    const path = skillSiblingPath(skill, EVALS_FILE_NAME);
+    const own = await this.deps.read(principal, layer, project, path);
+    const base = own ?? (await this.deps.lookup(await this.deps.scope(principal, project), path))?.content ?? null;
+    await this.deps.write(principal, layer, project, path, appendEvalCase(base, added));
+    return this.run(principal, project, skill);
   }
 }
 

@@ -400,6 +400,12 @@ export type Mutation = {
   /** Activates a skill; `args` is the raw rest of a /skill line. */
   readonly activateSkill: SkillActivation;
   readonly addProjectMember: ProjectMembership;
+  /**
+   * Saves a conversation as a new `fires:` case at the end of the skill's `evals.yaml` in `layer`
+   * (issue 20; a layer without its own file starts from the effective one), validated like
+   * putDocument, then runs the evals.
+   */
+  readonly addSkillEvalCase: SkillEvalReport;
   /** Clears one skill, or all (without `name`); a locked recipe's skills stay. */
   readonly clearSkills: SkillClear;
   /** A further API token for the caller, shown once. */
@@ -465,6 +471,16 @@ export type MutationAddProjectMemberArgs = {
   login: Scalars['String']['input'];
   project: Scalars['String']['input'];
   role?: ProjectRole;
+};
+
+
+export type MutationAddSkillEvalCaseArgs = {
+  fires: Scalars['Boolean']['input'];
+  layer: Layer;
+  messages: ReadonlyArray<Scalars['String']['input']>;
+  project?: InputMaybe<Scalars['String']['input']>;
+  recipe?: InputMaybe<Scalars['String']['input']>;
+  skill: Scalars['String']['input'];
 };
 
 
@@ -2238,6 +2254,7 @@ export type ModelRequestMessageResolvers<ContextType = GraphQLContext, ParentTyp
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   activateSkill?: Resolver<ResolversTypes['SkillActivation'], ParentType, ContextType, RequireFields<MutationActivateSkillArgs, 'name' | 'once' | 'processId'>>;
   addProjectMember?: Resolver<ResolversTypes['ProjectMembership'], ParentType, ContextType, RequireFields<MutationAddProjectMemberArgs, 'login' | 'project' | 'role'>>;
+  addSkillEvalCase?: Resolver<ResolversTypes['SkillEvalReport'], ParentType, ContextType, RequireFields<MutationAddSkillEvalCaseArgs, 'fires' | 'layer' | 'messages' | 'skill'>>;
   clearSkills?: Resolver<ResolversTypes['SkillClear'], ParentType, ContextType, RequireFields<MutationClearSkillsArgs, 'processId'>>;
   createApiToken?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<MutationCreateApiTokenArgs>>;
   createProject?: Resolver<ResolversTypes['Project'], ParentType, ContextType, RequireFields<MutationCreateProjectArgs, 'kind' | 'name'>>;

@@ -28,6 +28,8 @@ export const turnQueries: QueryResolvers = {
 
 export const turnMutations: MutationResolvers = {
   regenerateTurn: async (_p, { processId }, ctx) => ctx.services.turns.regenerate(await ctx.principal(), processId),
+  addSkillEvalCase: async (_p, { project, layer, skill, messages, fires, recipe }, ctx) =>
+    ctx.services.skillEvals.addCase(await ctx.principal(), project ?? null, layer, skill, { messages, fires, recipe: recipe ?? null }),
 };
 
 /** One root per event (and view): its subscribers share one execution and one encoding. */
