@@ -32,16 +32,29 @@ export interface EvalRun {
 }
 
 export async function evaluate(roots: readonly string[], judge: SkillPickJudge | null): Promise<EvalRun> {
-  const { found, unreadable } = await findDocuments(roots);
-  const skills = new Map<string, { doc: FoundDocument; available: AvailableSkill | null }>();
+  // One root at a time: findDocuments sorts what it finds by path, and here the order of the roots decides.
+  const found: FoundDocument[] = [];
+  const unreadable: UnreadableRoot[] = [];
+  for (const root of roots) {
+    const one = await findDocuments([root]);
+    found.push(...one.found);
+    unreadable.push(...one.unreadable);
+  }
+  const skills = new Map<string, { doc: FoundDocument; available: AvailableSkill | null; evals: string | null }>();
   const recipes = new Map<string, RecipeStart>();
   const invalid: { file: string; diagnostics: Diagnostic[] }[] = [];
-  for (const doc of found) {
-    if (doc.kind === 'skill' && !skills.has(doc.name)) skills.set(doc.name, { doc, available: await loadSkill(doc) });
-    if (doc.kind === 'recipe' && !recipes.has(doc.name)) {
-      const { recipe } = parseRecipe({ name: doc.name, path: doc.documentPath, content: await readFile(doc.file, 'utf8') });
-      if (recipe) recipes.set(doc.name, { name: doc.name, allowedSkills: recipe.allowedSkills, defaultActiveSkills: recipe.defaultActiveSkills });
-    }
+  // The first path given wins a name: pick the documents first, then read them concurrently.
+  const skillDocs = firstByName(found.filter((d) => d.kind === 'skill'));
+  const recipeDocs = firstByName(found.filter((d) => d.kind === 'recipe'));
+  const loaded = await mapConcurrently(skillDocs, async (doc) => ({
+    doc,
+    available: await loadSkill(doc),
+    evals: await readFile(path.join(path.dirname(doc.file), 'evals.yaml'), 'utf8').catch(() => null),
+  }));
+  for (const entry of loaded) skills.set(entry.doc.name, entry);
+  for (const doc of recipeDocs) {
+    const { recipe } = parseRecipe({ name: doc.name, path: doc.documentPath, content: await readFile(doc.file, 'utf8') });
+    if (recipe) recipes.set(doc.name, { name: doc.name, allowedSkills: recipe.allowedSkills, defaultActiveSkills: recipe.defaultActiveSkills });
   }
   const scope = [...skills.values()].flatMap((s) => (s.available ? [s.available] : []));
   const env = {
@@ -55,9 +68,7 @@ export async function evaluate(roots: readonly string[], judge: SkillPickJudge |
     },
   };
   const reports: EvaluatedSkill[] = [];
-  for (const [name, { doc }] of skills) {
-    const evalsFile = path.join(path.dirname(doc.file), 'evals.yaml');
-    const content = await readFile(evalsFile, 'utf8').catch(() => null);
+  for (const [name, { doc, evals: content }] of skills) {
     if (content === null) continue;
     const shown = `${path.dirname(doc.shown)}/evals.yaml`;
     const parsed = parseSkillEvals(shown, content);
@@ -77,6 +88,25 @@ export async function evaluate(roots: readonly string[], judge: SkillPickJudge |
     failed: all.filter((c) => !c.passed).length + invalid.length + unreadable.length,
     skipped: all.filter((c) => c.skipped).length,
   };
+}
+
+function firstByName(docs: readonly FoundDocument[]): FoundDocument[] {
+  const seen = new Set<string>();
+  return docs.filter((d) => !seen.has(d.name) && seen.add(d.name));
+}
+
+/** `work` over `items`, at most 32 at a time (file reads: concurrent, but not 2,000 open handles), in order. */
+async function mapConcurrently<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(32, items.length) }, worker));
+  return out;
 }
 
 /** A SKILL.md as the cascade would load it for a turn (no save-time checks); null when it does not load or is disabled. */

@@ -74,7 +74,7 @@ export async function runSkillEvals(skill: string, evals: SkillEvals, env: Skill
   const counts = { tp: 0, fp: 0, fn: 0 };
   for (const c of evals.cases) {
     if (c.kind === 'fires') {
-      const result = await runFiresCase(skill, c, env);
+      const result = await runFiresCase(skill, self, c, env);
       if (result.fired && c.fires) counts.tp++;
       else if (result.fired) counts.fp++;
       else if (c.fires) counts.fn++;
@@ -97,7 +97,7 @@ export async function runSkillEvals(skill: string, evals: SkillEvals, env: Skill
   };
 }
 
-async function runFiresCase(skill: string, c: FiresCase, env: SkillEvalEnvironment): Promise<{ fired: boolean; result: EvalCaseResult }> {
+async function runFiresCase(skill: string, self: AvailableSkill | null, c: FiresCase, env: SkillEvalEnvironment): Promise<{ fired: boolean; result: EvalCaseResult }> {
   const base = { index: c.index, line: c.line, kind: 'fires' as const, messages: c.messages, expected: c.fires, skipped: false, rate: null };
   let recipe: RecipeStart | null = null;
   if (c.recipe !== null) {
@@ -108,7 +108,7 @@ async function runFiresCase(skill: string, c: FiresCase, env: SkillEvalEnvironme
       return { fired: false, result: { ...base, passed: false, verdict: problem, problems: [problem], confusions: [] } };
     }
   }
-  const { verdicts, evaluation, triggered } = conversationVerdicts(env.skills, env.index, c.messages, recipe);
+  const { verdicts, evaluation, triggered } = conversationVerdicts(env.skills, env.index, c.messages, recipe, self);
   const verdict: Pick<SkillVerdict, 'on' | 'reason'> = verdicts.find((v) => v.skill === skill) ?? { on: false, reason: 'Not available in this scope.' };
   // Fired by a trigger: activated one-shot by the pre-turn hook, or on for the turn (`mentioned`).
   const matches = new Map<string, TriggerMatch>([...evaluation.matches, ...triggered].map((m) => [m.skill, m]));
