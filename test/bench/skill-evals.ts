@@ -81,7 +81,7 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const size = sizes(options.tiny ?? false);
   const dir = mkdtempSync(path.join(tmpdir(), 'vance-eval-bench-'));
   const database = await benchDatabase().open();
-  const vance = await startTestVance(database, { VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000', VANCE_RATE_MUTATIONS_PER_TENANT: '1000000' }, { runTurns: true });
+  const vance = await startTestVance(database, { VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000', VANCE_RATE_MUTATIONS_PER_TENANT: '1000000', VANCE_RATE_TURNS_PER_TOKEN: '1000000', VANCE_RATE_TURNS_PER_TENANT: '1000000' }, { runTurns: true });
   try {
     for (let i = 0; i < size.skills; i++) {
       const folder = path.join(dir, '_vance/skills', name(i));

@@ -60,7 +60,8 @@ export function formatText(report: LintReport): string {
   const recipes = report.files.filter((f) => f.kind === 'recipe').length;
   const prompts = report.files.filter((f) => f.kind === 'engine-prompt').length;
   const tools = report.files.filter((f) => f.kind === 'tool').length;
-  const kinds = `${skills} skills, ${recipes} recipes${prompts > 0 ? `, ${prompts} engine prompts` : ''}${tools > 0 ? `, ${tools} tools` : ''}`;
+  const evals = report.files.filter((f) => f.kind === 'skill-evals').length;
+  const kinds = `${skills} skills, ${recipes} recipes${prompts > 0 ? `, ${prompts} engine prompts` : ''}${tools > 0 ? `, ${tools} tools` : ''}${evals > 0 ? `, ${evals} skill evals` : ''}`;
   lines.push(`${report.files.length} files (${kinds}): ${report.errors} errors, ${report.warnings} warnings`);
   return lines.join('\n');
 }
