@@ -34,7 +34,7 @@ const REVIEW_EVALS = [
 ].join('\n');
 
 const PUT = `mutation Put($layer: Layer!, $project: String, $path: String!, $content: String!) { putDocument(layer: $layer, project: $project, path: $path, content: $content) { version } }`;
-const EVALS = `query E($project: String, $skill: String!) { skillEvals(project: $project, skill: $skill) {
+const EVALS = `query E($project: String, $skill: String!, $models: Boolean) { skillEvals(project: $project, skill: $skill, models: $models) {
   skill path source passed failed skipped precision recall confusions { skill cases } notes
   cases { index line kind messages expected passed skipped verdict problems confusions rate } } }`;
 const SPAWN = `mutation S($input: SpawnProcessInput!) { spawnProcess(input: $input) { id } }`;
@@ -140,7 +140,15 @@ describe.each(testDatabases())('skillEvals ($name)', (driver) => {
   it('runs picked: cases N times against the configured provider and reports the rate', async () => {
     const put = await s.gql(PUT, { layer: 'VANCE', path: '_vance/skills/dragons/evals.yaml', content: 'picked: { runs: 2, threshold: 1 }\ncases:\n  - message: a dragon attacks\n    picked: true\n  - message: the weather today\n    picked: true\n' });
     expect(put.errors).toBeUndefined();
-    const report = (await s.gql(EVALS, { project: 'shop', skill: 'dragons' })).data!.skillEvals;
+    // A query spends no model calls unless it asks to.
+    // The judge's requests: the case's message alone (a turn's request has a system prompt too).
+    const judged = () => model.requests.filter((r) => JSON.stringify(r.body.messages) === JSON.stringify([{ role: 'user', content: 'a dragon attacks' }]) || JSON.stringify(r.body.messages) === JSON.stringify([{ role: 'user', content: 'the weather today' }])).length;
+    const before = judged();
+    const unasked = (await s.gql(EVALS, { project: 'shop', skill: 'dragons' })).data!.skillEvals;
+    expect(unasked).toMatchObject({ skipped: 2, notes: ['picked: cases skipped: pass models: true to ask the configured model.'] });
+    expect(judged()).toBe(before);
+    const report = (await s.gql(EVALS, { project: 'shop', skill: 'dragons', models: true })).data!.skillEvals;
+    expect(judged() - before).toBe(4);
     expect(report.cases.map((c: any) => [c.kind, c.passed, c.rate, c.verdict])).toEqual([
       ['picked', true, 1, 'Opened in 2 of 2 runs (100%; threshold 100%).'],
       ['picked', false, 0, 'Opened in 0 of 2 runs (0%; threshold 100%).'],

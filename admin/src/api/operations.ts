@@ -65,8 +65,9 @@ export const ops = {
   skillTriggerTest: (messages: string[], recipe: string | null) =>
     gql<{ skillTriggerTest: SkillVerdict[] }>('query($project: String, $messages: [String!]!, $recipe: String) { skillTriggerTest(project: $project, messages: $messages, recipe: $recipe) { skill on reason when source } }',
       { project: project(), messages, recipe }).then((d) => d.skillTriggerTest),
-  skillEvals: (skill: string) =>
-    gql<{ skillEvals: SkillEvalReport }>(`query($project: String, $skill: String!) { skillEvals(project: $project, skill: $skill) { ${EVALS} } }`, { project: project(), skill })
+  skillEvals: (skill: string, models = false) =>
+    gql<{ skillEvals: SkillEvalReport }>(`query($project: String, $skill: String!, $models: Boolean) { skillEvals(project: $project, skill: $skill, models: $models) { ${EVALS} } }`,
+      { project: project(), skill, models })
       .then((d) => d.skillEvals),
   addSkillEvalCase: (layer: Layer, skill: string, messages: string[], fires: boolean, recipe: string | null) =>
     gql<{ addSkillEvalCase: SkillEvalReport }>(`mutation($project: String, $layer: Layer!, $skill: String!, $messages: [String!]!, $fires: Boolean!, $recipe: String) {

@@ -4,7 +4,7 @@
  * confusions, and the conversation under test can be saved as a new case of a skill's evals.
  */
 import { useState } from 'react';
-import { Alert, Box, Button, Chip, MenuItem, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Checkbox, Chip, FormControlLabel, MenuItem, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography } from '@mui/material';
 import { Title, useDataProvider } from 'react-admin';
 import type { VanceDataProvider } from '../api/dataProvider';
 import { messageOf } from '../api/graphql';
@@ -26,6 +26,7 @@ export function TriggerBench() {
   const [fires, setFires] = useState('true');
   const [layer, setLayer] = useState<Layer>('PROJECT');
   const [report, setReport] = useState<SkillEvalReport | null>(null);
+  const [models, setModels] = useState(false);
   const messages = () => text.split('\n').map((l) => l.trim()).filter(Boolean);
   const attempt = async (work: () => Promise<void>) => {
     setError(null);
@@ -42,7 +43,7 @@ export function TriggerBench() {
   });
   const runEvals = () => attempt(async () => {
     setReport(null);
-    setReport(await dp.skillEvals(skill));
+    setReport(await dp.skillEvals(skill, models));
   });
   const saveCase = () => attempt(async () => {
     setReport(await dp.addSkillEvalCase(layer, skill, messages(), fires === 'true', recipe || null));
@@ -112,6 +113,7 @@ export function TriggerBench() {
           <Typography variant="body2" sx={{ mb: 1 }}>Run a skill's evals.yaml against this project's skills: each case with the verdict a turn would give, precision and recall of its triggers, and the other skills that fire on its positive messages.</Typography>
           <Box sx={{ display: 'flex', gap: 2, my: 2 }}>
             {skillPicker}
+            <FormControlLabel control={<Checkbox checked={models} onChange={(e) => setModels(e.target.checked)} />} label="Ask the model for picked: cases (paid calls)" />
             <Button variant="contained" disabled={!skill} onClick={() => void runEvals()} data-testid="eval-run">Run evals</Button>
           </Box>
           {error ? <Alert severity="error">{error}</Alert> : null}

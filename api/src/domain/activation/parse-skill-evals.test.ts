@@ -60,6 +60,13 @@ describe('parseSkillEvals', () => {
     expect(bad.diagnostics[0]).toMatchObject({ field: 'picked.runs', line: 1 });
   });
 
+  it('bounds the model calls a file may ask for (picked cases × runs)', () => {
+    const many = ['picked: { runs: 20 }', 'cases:', ...Array.from({ length: 11 }, (_, i) => [`  - message: m${i}`, '    picked: true']).flat()].join('\n');
+    const parsed = parseSkillEvals(PATH, many);
+    expect(parsed.evals).toBeNull();
+    expect(parsed.diagnostics).toEqual([expect.objectContaining({ field: 'picked.runs', message: 'picked: cases would make 220 model calls (cases × runs); at most 200 in one file' })]);
+  });
+
   it('warns about unknown keys but keeps the case', () => {
     const { evals, diagnostics } = parseSkillEvals(PATH, 'cases:\n  - message: a\n    fires: true\n    fire: false');
     expect(evals?.cases).toHaveLength(1);

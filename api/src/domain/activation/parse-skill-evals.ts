@@ -30,6 +30,8 @@ export const MAX_EVAL_MESSAGE_CHARS = 20_000;
 export const MAX_PICKED_RUNS = 20;
 export const DEFAULT_PICKED_RUNS = 3;
 export const DEFAULT_PICKED_THRESHOLD = 0.67;
+/** The model calls one file may ask for (picked cases × runs): each is a paid call. */
+export const MAX_PICKED_CALLS = 200;
 
 interface EvalCaseBase {
   /** 0-based position in `cases`. */
@@ -98,6 +100,8 @@ export function parseSkillEvals(path: string, content: string): ParsedSkillEvals
     return { evals: null, diagnostics };
   }
   const cases = list.map((raw, index) => readCase(raw, index, source, at)).filter((c): c is SkillEvalCase => c !== null);
+  const calls = cases.filter((c) => c.kind === 'picked').length * picked.runs;
+  if (calls > MAX_PICKED_CALLS) at('ERROR', ['picked'], 'picked.runs', `picked: cases would make ${calls} model calls (cases × runs); at most ${MAX_PICKED_CALLS} in one file`);
   const failed = diagnostics.some((d) => d.severity === 'ERROR');
   return { evals: failed ? null : { cases, picked }, diagnostics };
 }

@@ -42,7 +42,11 @@ export interface SkillEvalResult extends SkillEvalReport {
 export class SkillEvalService {
   constructor(private readonly deps: SkillEvalServiceDeps) {}
 
-  async run(principal: Principal, project: string | null, skill: string): Promise<SkillEvalResult> {
+  /**
+   * `models`: ask the configured model for the `picked:` cases. Off by default — each case is paid
+   * calls (bounded per file by MAX_PICKED_CALLS), and a query should not spend them unasked.
+   */
+  async run(principal: Principal, project: string | null, skill: string, models = false): Promise<SkillEvalResult> {
     const problem = skillNameProblem(skill);
     if (problem) throw new InvalidInputError('INVALID_SKILL_NAME', problem, 'skill');
     const scope = await this.deps.scope(principal, project);
@@ -56,10 +60,12 @@ export class SkillEvalService {
     const usesModel = parsed.evals.cases.some((c) => c.kind === 'picked');
     const report = await runSkillEvals(skill, parsed.evals, {
       skills, index,
-      judge: usesModel ? await this.deps.judge(scope) : null,
+      judge: usesModel && models ? await this.deps.judge(scope) : null,
       recipe: (name) => this.deps.resolveRecipe(principal, name, project),
     });
-    return { ...report, path, source: file.source };
+    // Say why they were skipped when a provider would have answered.
+    const notes = usesModel && !models ? report.notes.map((n) => (n.startsWith('picked: cases skipped') ? 'picked: cases skipped: pass models: true to ask the configured model.' : n)) : report.notes;
+    return { ...report, notes, path, source: file.source };
   }
 
   /**

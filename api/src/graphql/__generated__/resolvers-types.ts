@@ -855,8 +855,9 @@ export type Query = {
   /**
    * Runs the skill's `evals.yaml` (issue 20; the innermost layer's copy) against the project's effective
    * cascade: the turn's matcher and verdict sentences for `fires:` cases, the configured model for
-   * `picked:` cases (skipped without one). NOT_FOUND without an evals file; BAD_USER_INPUT with
-   * diagnostics when the stored file does not validate.
+   * `picked:` cases when `models` is true (each is paid model calls; skipped with a note otherwise, and
+   * without a configured provider). NOT_FOUND without an evals file; BAD_USER_INPUT with diagnostics
+   * when the stored file does not validate.
    */
   readonly skillEvals: SkillEvalReport;
   /**
@@ -1035,6 +1036,7 @@ export type QuerySkillCompletionsArgs = {
 
 
 export type QuerySkillEvalsArgs = {
+  models?: InputMaybe<Scalars['Boolean']['input']>;
   project?: InputMaybe<Scalars['String']['input']>;
   skill: Scalars['String']['input'];
 };
@@ -2406,7 +2408,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   settings?: Resolver<ReadonlyArray<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
   skill?: Resolver<Maybe<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillArgs, 'name'>>;
   skillCompletions?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QuerySkillCompletionsArgs, 'prefix' | 'processId'>>;
-  skillEvals?: Resolver<ResolversTypes['SkillEvalReport'], ParentType, ContextType, RequireFields<QuerySkillEvalsArgs, 'skill'>>;
+  skillEvals?: Resolver<ResolversTypes['SkillEvalReport'], ParentType, ContextType, RequireFields<QuerySkillEvalsArgs, 'models' | 'skill'>>;
   skillTriggerTest?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType, RequireFields<QuerySkillTriggerTestArgs, 'messages'>>;
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;

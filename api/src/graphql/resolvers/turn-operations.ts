@@ -23,7 +23,7 @@ export const turnQueries: QueryResolvers = {
   },
   skillTriggerTest: async (_p, { project, messages, recipe }, ctx) =>
     ctx.services.triggerBench.test(await ctx.principal(), project ?? null, messages, recipe ?? null),
-  skillEvals: async (_p, { project, skill }, ctx) => ctx.services.skillEvals.run(await ctx.principal(), project ?? null, skill),
+  skillEvals: async (_p, { project, skill, models }, ctx) => ctx.services.skillEvals.run(await ctx.principal(), project ?? null, skill, models ?? false),
 };
 
 export const turnMutations: MutationResolvers = {
