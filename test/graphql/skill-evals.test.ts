@@ -85,6 +85,12 @@ describe.each(testDatabases())('skillEvals ($name)', (driver) => {
     expect(r.errors?.[0]?.extensions?.diagnostics).toEqual([expect.objectContaining({ line: 3, field: 'cases[0].fires', severity: 'ERROR' })]);
     const missing = await s.gql(EVALS, { project: 'shop', skill: 'review' });
     expect(codeOf(missing)).toBe('NOT_FOUND');
+    // Force-saved anyway: running it says where it is wrong.
+    const FORCE = `mutation { putDocument(layer: PROJECT, project: "shop", path: "_vance/skills/review/evals.yaml", content: "cases:\\n  - message: hi\\n    fires: perhaps\\n", force: true) { version } }`;
+    expect((await s.gql(FORCE)).errors).toBeUndefined();
+    const broken = await s.gql(EVALS, { project: 'shop', skill: 'review' });
+    expect(codeOf(broken)).toBe('BAD_USER_INPUT');
+    expect(broken.errors?.[0]?.extensions?.diagnostics).toEqual([expect.objectContaining({ line: 3, field: 'cases[0].fires' })]);
   });
 
   it('runs a project\'s evals for a skill of an outer layer: passed/failed, precision, recall, confusions', async () => {
