@@ -10,9 +10,9 @@ const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '../../api/bin/vance.js');
 const REPO = path.resolve(__dirname, '../..');
 
-async function vance(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function vance(args: string[], env: Record<string, string> = {}, cwd = REPO): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -63,6 +63,12 @@ describe('vance eval', () => {
     expect(r.stdout).toContain(`${file}:7 FAIL fires: true "check my pull request" — Not triggered. Expected to fire; it did not.`);
     expect(r.stdout).toContain('  review: 2 passed, 2 failed · precision 100% · recall 67% · confusions: git (1 case)');
     expect(r.stdout).toMatch(/1 skills, 4 cases: 2 passed, 2 failed, 0 skipped$/m);
+  });
+
+  it('runs the folder it is started in when no path is given', async () => {
+    const r = await vance(['eval'], {}, root);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('./_vance/skills/review/evals.yaml:7 FAIL fires: true "check my pull request"');
   });
 
   it('reports JSON with --json', async () => {

@@ -4,8 +4,8 @@
  *                                named) and print the diagnostics as `file:line:col severity message`,
  *                                paths as given; a path that cannot be read is one error line; exit 1
  *                                on errors.
- *   vance eval [--json] <dir>…   run every skill's evals.yaml (issue 20) against the skills under the
- *                                folders: one line per case (`file:line pass|FAIL …` and the turn's
+ *   vance eval [--json] [dir]…   run every skill's evals.yaml (issue 20) against the skills under the
+ *                                folders (default: the current one): one line per case (`file:line pass|FAIL …` and the turn's
  *                                verdict sentence), a summary per skill (precision, recall,
  *                                confusions); exit 1 when a case fails or an evals file is invalid.
  *                                `picked:` cases ask the model of VANCE_DEFAULT_SETTINGS
@@ -23,7 +23,7 @@ import { NunjucksTemplateEngine } from '../templates';
 import { createDocumentValidator } from '../validation/document-validators';
 import { formatJson, formatText, lint } from './lint';
 
-const USAGE = 'usage: vance lint [--json] <dir>…\n       vance eval [--json] <dir>…';
+const USAGE = 'usage: vance lint [--json] <dir>…\n       vance eval [--json] [<dir>…]';
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -33,7 +33,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const json = rest.includes('--json');
   const unknown = rest.filter((a) => a.startsWith('-') && a !== '--json');
-  const roots = rest.filter((a) => !a.startsWith('-'));
+  const given = rest.filter((a) => !a.startsWith('-'));
+  // `vance eval` with no path runs the folder it is started in; `vance lint` asks for one.
+  const roots = given.length === 0 && command === 'eval' ? ['.'] : given;
   if (unknown.length > 0 || roots.length === 0) {
     console.error(unknown.length > 0 ? `unknown option ${unknown.join(' ')}\n${USAGE}` : USAGE);
     return 2;

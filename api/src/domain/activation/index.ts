@@ -1,7 +1,8 @@
 /**
  * Activation (issue 8, seed 003): per-turn verdicts for every candidate skill, the budgeted skill
- * catalog of `open_skill`, and the context budget that never drops the skills section. Pure functions;
- * matching itself is processes/triggers (one TriggerIndex for auto-triggers and `mentioned` skills).
+ * catalog of `open_skill`, and the context budget that never drops the skills section; skill evals
+ * (issue 20: evals.yaml, its runner and service) on the same verdicts (conversation-verdicts.ts).
+ * Matching itself is processes/triggers (one TriggerIndex for auto-triggers and `mentioned` skills).
  */
 export { estimateTokens, estimateJsonTokens } from './tokens';
 export { skillVerdicts, type ActivationState, type SkillVerdict, type VerdictCandidate } from './skill-verdicts';
