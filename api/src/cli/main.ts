@@ -11,17 +11,17 @@
  *                                `picked:` cases ask the model of VANCE_DEFAULT_SETTINGS
  *                                (ai.default.provider/model), skipped when none is configured.
  */
-import { loadConfig } from '../config';
-import { modelPickJudge } from '../domain/activation/model-pick-judge';
-import type { ModelProvider } from '../domain/llm/model-provider';
-import { StaticSettings } from '../domain/settings/settings-reader';
-import { evaluate, formatEvalText } from './eval';
-import { builtinToolDescriptors } from '../domain/tools/builtin/create-builtin-tools';
-import { StaticToolCatalog } from '../domain/tools/tool-descriptor';
-import { RecheckAnalyser } from '../regex-analysis';
-import { NunjucksTemplateEngine } from '../templates';
-import { createDocumentValidator } from '../validation/document-validators';
-import { formatJson, formatText, lint } from './lint';
+/*
+ * Each command loads its own modules when it runs (`vance eval` skips nunjucks, recheck and the tool
+ * catalog, about 0.1 s of a start; `vance lint` skips the activation code): `require`, not `import()`,
+ * which tsx's CommonJS hook would not see when the CLI runs from source.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const commands = {
+  lint: () => (require('./lint-command') as typeof import('./lint-command')).runLint,
+  eval: () => (require('./eval-command') as typeof import('./eval-command')).runEval,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const USAGE = 'usage: vance lint [--json] <dir>…\n       vance eval [--json] [<dir>…]';
 
@@ -40,39 +40,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(unknown.length > 0 ? `unknown option ${unknown.join(' ')}\n${USAGE}` : USAGE);
     return 2;
   }
-  if (command === 'eval') return runEval(roots, json);
-  // Only syntax checks happen here (no rendering), so the in-process engine is enough.
-  const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
-  // An author's own run: a patient analysis (a second per pattern), no per-minute budget to share.
-  const backtracking = new RecheckAnalyser({ timeoutMs: 1_000, budgetMsPerMinute: 60_000 });
-  // Tool entries are checked against the built-in catalog: a folder is linted without a server.
-  const validator = createDocumentValidator(templates, backtracking, new StaticToolCatalog(builtinToolDescriptors()));
-  const report = await lint(roots, validator);
-  console.log(json ? formatJson(report) : formatText(report));
-  return report.errors > 0 ? 1 : 0;
-}
-
-/**
- * The AI SDK provider, loaded on the first model call (`picked:` cases with a configured provider
- * only: `vance eval` without one, and `vance lint`, never load the SDK). `require`, not `import()`:
- * run from source, the CLI is under tsx's CommonJS hook, which an `import()` would bypass.
- */
-function lazyAiSdkProvider(): ModelProvider {
-  let provider: ModelProvider | undefined;
-  return {
-    async *stream(request) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      provider ??= new (require('../llm/ai-sdk-provider') as typeof import('../llm/ai-sdk-provider')).AiSdkProvider();
-      yield* provider.stream(request);
-    },
-  };
-}
-
-async function runEval(roots: readonly string[], json: boolean): Promise<number> {
-  const judge = modelPickJudge(lazyAiSdkProvider(), new StaticSettings(loadConfig().defaultSettings));
-  const run = await evaluate(roots, await judge);
-  console.log(json ? JSON.stringify(run, null, 2) : formatEvalText(run));
-  return run.failed > 0 ? 1 : 0;
+  return commands[command]()(roots, json);
 }
 
 main(process.argv.slice(2)).then(
