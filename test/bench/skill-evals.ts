@@ -80,8 +80,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
   const report = new BenchReport(options.print, options.summary);
   const size = sizes(options.tiny ?? false);
   const dir = mkdtempSync(path.join(tmpdir(), 'vance-eval-bench-'));
-  const database = await benchDatabase().open();
-  const vance = await startTestVance(database, { VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000', VANCE_RATE_MUTATIONS_PER_TENANT: '1000000', VANCE_RATE_TURNS_PER_TOKEN: '1000000', VANCE_RATE_TURNS_PER_TENANT: '1000000' }, { runTurns: true });
+  let database: Awaited<ReturnType<ReturnType<typeof benchDatabase>['open']>> | undefined;
+  let vance: Awaited<ReturnType<typeof startTestVance>> | undefined;
   try {
     for (let i = 0; i < size.skills; i++) {
       const folder = path.join(dir, '_vance/skills', name(i));
@@ -105,7 +105,10 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     if (run.failed > 0 || run.cases !== size.skills * 10) throw new Error(`the bench's own evals do not pass: ${run.failed} of ${run.cases} failed`);
     const verdictOf = new Map(run.skills.flatMap((s) => s.cases.map((c) => [`${s.skill}\u0000${c.messages[0]}`, c.verdict] as const)));
 
-    // The API side: the same skills in the tenant layer; a sample of the cases as turns.
+    // The API side, started only now so that its server does not share the CPU with the CLI's runs:
+    // the same skills in the tenant layer; a sample of the cases as turns.
+    database = await benchDatabase().open();
+    vance = await startTestVance(database, { VANCE_RATE_MUTATIONS_PER_TOKEN: '1000000', VANCE_RATE_MUTATIONS_PER_TENANT: '1000000', VANCE_RATE_TURNS_PER_TOKEN: '1000000', VANCE_RATE_TURNS_PER_TENANT: '1000000' }, { runTurns: true });
     const admin = await vance.vance.services.identity.authenticate(ADMIN_TOKEN);
     const project = await vance.gql('mutation { createProject(name: "evals") { id } }');
     if (project.errors) throw new Error(`createProject: ${JSON.stringify(project.errors)}`);
@@ -168,8 +171,8 @@ export async function runBench(options: BenchOptions = {}): Promise<readonly Rat
     });
     return report.rows;
   } finally {
-    await vance.close();
-    await database.close();
+    await vance?.close();
+    await database?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
