@@ -41,7 +41,7 @@ import { ToolRegistry } from './domain/tools/tool-registry';
 import { createBuiltinTools } from './domain/tools/builtin';
 import type { ServerTool } from './domain/tools/server-tool';
 import { ClientToolService, type ClientToolStore } from './domain/client-tools';
-import { SkillTriggerBench } from './domain/activation';
+import { modelPickJudge, SkillEvalService, SkillTriggerBench } from './domain/activation';
 import { TemplatePreviewService } from './domain/authoring';
 import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt, withGuardScratch } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
@@ -79,6 +79,8 @@ export interface Services {
   readonly turnRunner: TurnRunner;
   readonly clientTools: ClientToolService;
   readonly triggerBench: SkillTriggerBench;
+  /** skillEvals: a skill's evals.yaml against a project's effective cascade (issue 20). */
+  readonly skillEvals: SkillEvalService;
   /** renderTemplate: templates rendered for authors by the turns' engine and limits. */
   readonly templatePreview: TemplatePreviewService;
   /** Stops listening for cross-instance invalidations. */
@@ -303,6 +305,24 @@ export function createServices(adapters: ServiceAdapters): Services {
     indexes: turnCaches.indexes,
     resolveRecipe: (principal, name, project) => recipeCatalog.resolve(principal, { name, project }),
   });
+  const skillEvals = new SkillEvalService({
+    scope: (principal, project) => targets.scope(principal, project),
+    skills: (scope) => skillSets.list(scope),
+    indexes: turnCaches.indexes,
+    lookup: async (scope, path) => {
+      const hit = await cascade.lookupCascade(scope, path);
+      return hit ? { content: hit.document.content, source: hit.source } : null;
+    },
+    resolveRecipe: async (principal, name, project) => {
+      const r = await recipeCatalog.resolve(principal, { name, project });
+      return { name: r.recipe?.name ?? name, allowedSkills: r.allowedSkills, defaultActiveSkills: r.defaultActiveSkills };
+    },
+    judge: (scope) => modelPickJudge(adapters.modelProvider, settings.reader(scope.tenantId, scope.projectId)),
+    read: async (principal, layer, project, path) => (await documents.get(principal, layer, project, path))?.content ?? null,
+    write: async (principal, layer, project, path, content) => {
+      await documents.put(principal, layer, project, path, content);
+    },
+  });
   const turns = new TurnService({ processes, store: adapters.turnStore, runner: turnRunner, bus: adapters.bus });
   // Writes on other instances arrive through the bus (LISTEN/NOTIFY); local writes invalidate directly too.
   const unsubscribe = adapters.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (e) => {
@@ -323,6 +343,6 @@ export function createServices(adapters: ServiceAdapters): Services {
   };
   return {
     identity, targets, documents, cascade, cache, settings, validator, templates, tools, toolUniverse, projectTools,
-    skills, skillCatalog: new SkillCatalog(skills, targets), skillPublisher: new SkillPublisher(skills, cascade, targets), recipes, recipeCatalog, processes, activation, engineCommands, turns, turnRunner, clientTools, triggerBench, templatePreview, bus: adapters.bus, dispose,
+    skills, skillCatalog: new SkillCatalog(skills, targets), skillPublisher: new SkillPublisher(skills, cascade, targets), recipes, recipeCatalog, processes, activation, engineCommands, turns, turnRunner, clientTools, triggerBench, skillEvals, templatePreview, bus: adapters.bus, dispose,
   };
 }

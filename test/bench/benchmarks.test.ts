@@ -4,6 +4,7 @@ import { summaryTable, type BenchOutcome } from './all';
 import { runBench as cliStart } from './cli-start';
 import { runBench as embeddedStart } from './embedded-start';
 import { runBench as mcpSkills } from './mcp-skills';
+import { runBench as skillEvals } from './skill-evals';
 import type { Bench, SummaryRow } from './harness';
 import { runJobEngines } from './job-engines';
 import { runBench as mcpPackCall } from './mcp-pack-call';
@@ -39,6 +40,7 @@ const BENCHES: [file: string, bench: Bench, tables: string[]][] = [
     ...(process.env.TEST_DATABASE_URL ? ['Scale-out: turns/s ÷ 1 instance', 'Takeover ÷ lease'] : []), 'sendMessage: beside a waiting turn ÷ idle process',
   ]],
   ['mcp-skills.ts', mcpSkills, ['skills/list: MCP ÷ GraphQL']],
+  ['skill-evals.ts', skillEvals, ['Skill evals: through the API ÷ vance eval, per case']],
   ['abuse.ts', abuse, ['Abuse: probe p50 ÷ baseline p50', 'Abuse: probe p99 ÷ baseline p99', 'Abuse: RSS after ÷ before']],
   ['cli-start.ts', cliStart, ['vance lint start ÷ node -e 0']],
   // Tiny: the existing data directory only, under tsx (the empty one needs the build's template).

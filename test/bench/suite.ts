@@ -44,6 +44,7 @@ export const SUITE: readonly SuiteBench[] = [
   { name: 'trigger regexes', file: 'trigger-regexes.ts' },
   { name: 'scale-out', file: 'scale-out.ts' },
   { name: 'skills over MCP', file: 'mcp-skills.ts' },
+  { name: 'skill evals', file: 'skill-evals.ts' },
   { name: 'job engines', file: 'job-engines.ts' },
   { name: 'abuse', file: 'abuse.ts' },
   { name: 'vance lint start', file: 'cli-start.ts' },

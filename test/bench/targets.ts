@@ -36,4 +36,5 @@ export const EXPECTED_TARGETS: readonly ExpectedTarget[] = [
   { what: 'server RSS after a day-like session, after GC, vs idle', target: 'within 20 %', pattern: /^server rss after (a day-like session|[0-9,]+ mixed operations)/i },
   { what: 'skills/list over MCP, 1,000 skills, vs the same listing over GraphQL (issue 19)', target: '≤ 1.5×', pattern: /^skills\/list over MCP\b/i },
   { what: '`vance lint` start, one file', target: '< 1 s', pattern: /^vance lint\b/i },
+  { what: '`vance eval`, 1,000 skills × 10 cases, total, vs the same cases through the API (issue 20)', target: '< 2 s', pattern: /^vance eval\b.*\btotal\b/i },
 ];

@@ -237,12 +237,34 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'dashboard in Chromium' : `dashboa
     // The page shows what the API answers; check that answer first so a page failure is the page's.
     const api = await s.gql('query($m: [String!]!) { skillTriggerTest(project: "web", messages: $m) { skill on reason when source } }', { m: [message] });
     expect(api.errors).toBeUndefined();
-    expect(api.data!.skillTriggerTest).toContainEqual({ skill: 'typescript-style', on: true, reason: 'Auto-triggered: typescript, tsconfig.', when: null, source: 'RESOURCE' });
+    expect(api.data!.skillTriggerTest).toContainEqual({ skill: 'typescript-style', on: true, reason: 'Mentioned: typescript, tsconfig.', when: null, source: 'RESOURCE' });
     await go('/trigger-bench');
     await page.getByTestId('bench-messages').fill(message);
     await page.getByTestId('bench-run').click();
-    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).filter({ hasText: 'Auto-triggered: typescript, tsconfig.' }).waitFor();
+    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).filter({ hasText: 'Mentioned: typescript, tsconfig.' }).waitFor();
     await shot('trigger-bench');
+  });
+
+  // Issue 20: the bench's evals tab — save the message under test as a case, run, see the failure.
+  it('saves the conversation as an eval case and shows the failing case in the evals tab', async () => {
+    await go('/trigger-bench');
+    await page.getByTestId('bench-messages').fill('my tsconfig is fine, thanks');
+    await page.getByTestId('bench-run').click();
+    await page.locator('[data-testid="verdicts"] tr[data-on="true"]').filter({ hasText: 'typescript-style' }).waitFor();
+    await page.getByTestId('eval-skill').selectOption('typescript-style');
+    await page.getByTestId('eval-fires').selectOption('false');
+    await page.getByTestId('eval-save').click();
+    // The project's copy starts from the bundled file: its cases pass, the new one fails.
+    await page.getByTestId('eval-failed').filter({ hasText: '1 failed' }).waitFor();
+    await page.locator('[data-testid="eval-cases"] tr[data-passed="false"]').filter({ hasText: 'my tsconfig is fine, thanks' }).filter({ hasText: 'Expected not to fire; it did.' }).waitFor();
+    await shot('trigger-bench-evals');
+    const stored = await s.gql('query { document(layer: PROJECT, project: "web", path: "_vance/skills/typescript-style/evals.yaml") { content } }');
+    expect(stored.data!.document.content).toContain('message: my tsconfig is fine, thanks');
+    // Run again from the tab, then remove the project's copy so later tests see the bundled layer.
+    await page.getByTestId('tab-evals').click();
+    await page.getByTestId('eval-run').click();
+    await page.getByTestId('eval-failed').filter({ hasText: '1 failed' }).waitFor();
+    expect((await s.gql('mutation { deleteDocument(layer: PROJECT, project: "web", path: "_vance/skills/typescript-style/evals.yaml") }')).errors).toBeUndefined();
   });
 
   it('settings: provider keys are write-only and shown masked', async () => {

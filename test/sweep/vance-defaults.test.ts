@@ -7,6 +7,7 @@ import { DocumentValidator } from '../../api/src/domain/documents/document-valid
 import { RecipeLoader, RecipeResolver, recipeDocumentKind } from '../../api/src/domain/recipes';
 import { StaticSettings } from '../../api/src/domain/settings';
 import { SkillResolver, skillDocumentKind } from '../../api/src/domain/skills';
+import { skillEvalsDocumentKind } from '../../api/src/domain/activation';
 import { InMemoryDocumentStore } from '../../api/src/domain/testing';
 import { ARTHUR_DEFAULT_PROMPT, ENGINE_NAMES, enginePromptPath, FORD_DEFAULT_PROMPT } from '../../api/src/domain/engines';
 import { createBuiltinFixture } from '../../api/src/domain/tools/builtin/builtin-fixture';
@@ -20,11 +21,21 @@ const templates = new NunjucksTemplateEngine({ sandbox: 'in-process' });
 
 describe('the bundled defaults', () => {
   it('load with zero errors and zero warnings', async () => {
-    const report = await lint([DEFAULTS], new DocumentValidator([skillDocumentKind(templates), recipeDocumentKind(templates)]));
+    const report = await lint([DEFAULTS], new DocumentValidator([skillDocumentKind(templates), recipeDocumentKind(templates), skillEvalsDocumentKind()]));
     const problems = report.files.flatMap((f) => f.diagnostics.map((d) => `${f.file}:${d.line}: ${d.message}`));
     expect(problems).toEqual([]);
     expect(report.files.filter((f) => f.kind === 'recipe').map((f) => f.name).sort())
       .toEqual(['analyze', 'arthur', 'code-read', 'completion-guard', 'default', 'ford', 'quick-lookup', 'web-research']);
+  });
+
+  // Issue 20: `vance eval vance-defaults` runs in npm test (test/cli/eval-cli.test.ts); a skill without evals would pass unseen.
+  it('ship an evals.yaml beside every skill that has triggers', async () => {
+    const layer = await loadResourceLayer(DEFAULTS);
+    const cascade = new DocumentCascade(new CachedDocumentReader(new InMemoryDocumentStore()), layer);
+    const scope = { tenantId: 't', userProjectId: null, projectId: null, tenantProjectId: 'tp' };
+    const triggered = (await new SkillResolver(cascade, templates).listAll(scope)).filter((s) => (s.skill?.triggers.length ?? 0) > 0).map((s) => s.name);
+    expect(triggered.length).toBeGreaterThan(0);
+    for (const name of triggered) expect(layer.get(`_vance/skills/${name}/evals.yaml`)?.content, name).toMatch(/^cases:/m);
   });
 
   it('ship a default prompt per engine that compiles as a template', async () => {

@@ -6,7 +6,7 @@ import { gql } from './graphql';
 import { session } from './session';
 import type {
   ChatLogMessage, Diagnostic, ProjectTools, DocumentRevision, EffectiveDocument, Layer, ListedRecipes, Me, PendingMessage, Process, Project, ProjectMember, Recipe,
-  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillCommandOutcome, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
+  RecipeSummary, ResolvedRecipe, Setting, Skill, SkillCommandOutcome, SkillEvalReport, SkillVerdict, TemplateKind, TemplateRender, Turn, TurnActivation, UserRow, VanceDocument,
 } from './types';
 
 const DIAG = 'severity message path line column field';
@@ -19,6 +19,8 @@ const PROCESS = `id name title goal project session { id name } status engine re
   activeSkills { name source oneShot fromRecipe activatedAt args reason } pending { id sender senderName content createdAt }
   openSkills recipeGuards guardRounds guards { kind path body installedBy }`;
 const SETTING = 'key value secret hasValue source updatedAt';
+const EVALS = `skill path source passed failed skipped precision recall confusions { skill cases } notes
+  cases { index line kind messages expected passed skipped verdict problems confusions rate }`;
 
 /** The project every project-scoped operation uses (null: the tenant). */
 const project = (): string | null => session.project();
@@ -63,6 +65,14 @@ export const ops = {
   skillTriggerTest: (messages: string[], recipe: string | null) =>
     gql<{ skillTriggerTest: SkillVerdict[] }>('query($project: String, $messages: [String!]!, $recipe: String) { skillTriggerTest(project: $project, messages: $messages, recipe: $recipe) { skill on reason when source } }',
       { project: project(), messages, recipe }).then((d) => d.skillTriggerTest),
+  skillEvals: (skill: string, models = false) =>
+    gql<{ skillEvals: SkillEvalReport }>(`query($project: String, $skill: String!, $models: Boolean) { skillEvals(project: $project, skill: $skill, models: $models) { ${EVALS} } }`,
+      { project: project(), skill, models })
+      .then((d) => d.skillEvals),
+  addSkillEvalCase: (layer: Layer, skill: string, messages: string[], fires: boolean, recipe: string | null) =>
+    gql<{ addSkillEvalCase: SkillEvalReport }>(`mutation($project: String, $layer: Layer!, $skill: String!, $messages: [String!]!, $fires: Boolean!, $recipe: String) {
+      addSkillEvalCase(project: $project, layer: $layer, skill: $skill, messages: $messages, fires: $fires, recipe: $recipe) { ${EVALS} } }`,
+    { project: project(), layer, skill, messages, fires, recipe }).then((d) => d.addSkillEvalCase),
 
   recipes: () => gql<{ recipes: { recipes: Omit<RecipeSummary, 'id'>[] } }>('query($project: String) { recipes(project: $project) { recipes { name description engine tags locked source } } }',
     { project: project() }).then((d) => d.recipes.recipes),

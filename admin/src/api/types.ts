@@ -197,3 +197,13 @@ export interface ProjectTools {
   tools: ProjectTool[];
   problems: { path: string; message: string }[];
 }
+
+/** skillEvals / addSkillEvalCase (issue 20): one skill's trigger evals. */
+export interface SkillEvalCase {
+  index: number; line: number; kind: 'fires' | 'picked'; messages: string[]; expected: boolean; passed: boolean; skipped: boolean;
+  verdict: string; problems: string[]; confusions: string[]; rate: number | null;
+}
+export interface SkillEvalReport {
+  skill: string; path: string; source: Layer; passed: number; failed: number; skipped: number; precision: number | null; recall: number | null;
+  confusions: { skill: string; cases: number[] }[]; notes: string[]; cases: SkillEvalCase[];
+}

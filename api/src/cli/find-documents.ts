@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** A skill or recipe file found on disk, with the name its location gives it. */
 export interface FoundDocument {
-  readonly kind: 'skill' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'tool' | 'mcp-pack';
+  readonly kind: 'skill' | 'skill-evals' | 'recipe' | 'recipe-categories' | 'engine-prompt' | 'tool' | 'mcp-pack';
   readonly file: string;
   /** The file as the command line named it: the root as given, then the path below it. */
   readonly shown: string;
@@ -67,6 +67,8 @@ function classify(file: string, shown: string): FoundDocument | null {
   const base = parts[parts.length - 1]!;
   const parent = parts[parts.length - 2] ?? '';
   if (base === 'SKILL.md') return { kind: 'skill', file, shown, name: parent, documentPath: `_vance/skills/${parent}/SKILL.md` };
+  // A skill's trigger evals (issue 20), beside its SKILL.md.
+  if (base === 'evals.yaml' && parts[parts.length - 3] === 'skills') return { kind: 'skill-evals', file, shown, name: parent, documentPath: `_vance/skills/${parent}/evals.yaml` };
   if (parent === 'recipes' && /\.ya?ml$/.test(base)) {
     const name = base.replace(/\.ya?ml$/, '');
     return { kind: 'recipe', file, shown, name, documentPath: `_vance/recipes/${name}.yaml` };

@@ -61,7 +61,8 @@ export function formatText(report: LintReport): string {
   const prompts = report.files.filter((f) => f.kind === 'engine-prompt').length;
   const tools = report.files.filter((f) => f.kind === 'tool').length;
   const packs = report.files.filter((f) => f.kind === 'mcp-pack').length;
-  const kinds = `${skills} skills, ${recipes} recipes${prompts > 0 ? `, ${prompts} engine prompts` : ''}${tools > 0 ? `, ${tools} tools` : ''}${packs > 0 ? `, ${packs} MCP packs` : ''}`;
+  const evals = report.files.filter((f) => f.kind === 'skill-evals').length;
+  const kinds = `${skills} skills, ${recipes} recipes${prompts > 0 ? `, ${prompts} engine prompts` : ''}${tools > 0 ? `, ${tools} tools` : ''}${packs > 0 ? `, ${packs} MCP packs` : ''}${evals > 0 ? `, ${evals} skill evals` : ''}`;
   lines.push(`${report.files.length} files (${kinds}): ${report.errors} errors, ${report.warnings} warnings`);
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { skillEvalsDocumentKind } from '../domain/activation/skill-evals-document-kind';
 import { DocumentValidator } from '../domain/documents/document-validator';
 import { enginePromptDocumentKind } from '../domain/engines/engine-prompt-document-kind';
 import { mcpPackDocumentKind } from '../domain/tools/mcp-pack-document-kind';
@@ -14,5 +15,8 @@ import { toolDocumentKind } from '../domain/tools/tool-document-kind';
  */
 export function createDocumentValidator(templates?: TemplateEngine, backtracking?: BacktrackingAnalyser, tools?: ToolCatalog): DocumentValidator {
   // MCP packs (`<pack>.mcp.yaml`) before tool documents (`<name>.yaml`): first match wins.
-  return new DocumentValidator([skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates), mcpPackDocumentKind(), toolDocumentKind(tools)]);
+  return new DocumentValidator([
+    skillDocumentKind(templates, backtracking, tools), recipeDocumentKind(templates, tools), enginePromptDocumentKind(templates),
+    mcpPackDocumentKind(), toolDocumentKind(tools), skillEvalsDocumentKind(),
+  ]);
 }

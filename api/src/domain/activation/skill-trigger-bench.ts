@@ -6,12 +6,12 @@
 import type { CascadeScope } from '../cascade/scope';
 import { InvalidInputError } from '../errors';
 import type { Principal } from '../identity/principal';
-import { newestFirst } from '../processes/triggers/trigger-match';
 import type { TriggerIndexCache } from '../processes/triggers/trigger-index-cache';
 import { scopeKey } from '../processes/triggers/skill-set-cache';
 import type { RecipeResolution } from '../recipes/recipe-resolution';
 import type { AvailableSkill } from '../skills/skill-resolver';
-import { skillVerdicts, type SkillVerdict } from './skill-verdicts';
+import { conversationVerdicts } from './conversation-verdicts';
+import type { SkillVerdict } from './skill-verdicts';
 
 export const MAX_BENCH_MESSAGES = 200;
 const MAX_BENCH_MESSAGE_CHARS = 100_000;
@@ -34,11 +34,8 @@ export class SkillTriggerBench {
     const scope = await this.deps.scope(principal, project);
     const skills = await this.deps.skills(scope);
     const resolution = recipe ? await this.deps.resolveRecipe(principal, recipe, project) : null;
-    const allowedSkills = resolution?.allowedSkills ?? null;
-    const name = resolution?.recipe?.name ?? recipe ?? '';
-    const activeSkills = (resolution?.defaultActiveSkills ?? []).map((skill) => ({ name: skill, reason: `From recipe '${name}'.` }));
+    const start = resolution ? { name: resolution.recipe?.name ?? recipe ?? '', allowedSkills: resolution.allowedSkills, defaultActiveSkills: resolution.defaultActiveSkills } : null;
     const index = await this.deps.indexes.load(skills, scopeKey(scope));
-    const evaluation = index.evaluate(newestFirst(messages), { active: activeSkills.map((s) => s.name), allowedSkillsOverride: allowedSkills });
-    return skillVerdicts(skills.map((s) => ({ name: s.name, skill: s.skill, source: s.source })), { activeSkills, openSkills: [], allowedSkills }, evaluation);
+    return conversationVerdicts(skills, index, messages, start).verdicts;
   }
 }

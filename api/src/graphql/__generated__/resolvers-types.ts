@@ -400,6 +400,12 @@ export type Mutation = {
   /** Activates a skill; `args` is the raw rest of a /skill line. */
   readonly activateSkill: SkillActivation;
   readonly addProjectMember: ProjectMembership;
+  /**
+   * Saves a conversation as a new `fires:` case at the end of the skill's `evals.yaml` in `layer`
+   * (issue 20; a layer without its own file starts from the effective one), validated like
+   * putDocument, then runs the evals.
+   */
+  readonly addSkillEvalCase: SkillEvalReport;
   /** Clears one skill, or all (without `name`); a locked recipe's skills stay. */
   readonly clearSkills: SkillClear;
   /** A further API token for the caller, shown once. */
@@ -465,6 +471,16 @@ export type MutationAddProjectMemberArgs = {
   login: Scalars['String']['input'];
   project: Scalars['String']['input'];
   role?: ProjectRole;
+};
+
+
+export type MutationAddSkillEvalCaseArgs = {
+  fires: Scalars['Boolean']['input'];
+  layer: Layer;
+  messages: ReadonlyArray<Scalars['String']['input']>;
+  project?: InputMaybe<Scalars['String']['input']>;
+  recipe?: InputMaybe<Scalars['String']['input']>;
+  skill: Scalars['String']['input'];
 };
 
 
@@ -837,6 +853,14 @@ export type Query = {
   /** Skill names a person may activate on the process: usable, user-invocable, allowed by its recipe. */
   readonly skillCompletions: ReadonlyArray<Scalars['String']['output']>;
   /**
+   * Runs the skill's `evals.yaml` (issue 20; the innermost layer's copy) against the project's effective
+   * cascade: the turn's matcher and verdict sentences for `fires:` cases, the configured model for
+   * `picked:` cases when `models` is true (each is paid model calls; skipped with a note otherwise, and
+   * without a configured provider). NOT_FOUND without an evals file; BAD_USER_INPUT with diagnostics
+   * when the stored file does not validate.
+   */
+  readonly skillEvals: SkillEvalReport;
+  /**
    * Every skill's verdict for a conversation (`messages` oldest first; the last is the one being
    * answered) under `recipe` (default: no recipe whitelist), for authors and the dashboard.
    */
@@ -1008,6 +1032,13 @@ export type QuerySkillArgs = {
 export type QuerySkillCompletionsArgs = {
   prefix?: InputMaybe<Scalars['String']['input']>;
   processId: Scalars['ID']['input'];
+};
+
+
+export type QuerySkillEvalsArgs = {
+  models?: InputMaybe<Scalars['Boolean']['input']>;
+  project?: InputMaybe<Scalars['String']['input']>;
+  skill: Scalars['String']['input'];
 };
 
 
@@ -1324,6 +1355,53 @@ export type SkillCommandResult = {
   readonly message: Scalars['String']['output'];
   readonly process: Process;
   readonly skills?: Maybe<ReadonlyArray<SkillListEntry>>;
+};
+
+export type SkillEvalCase = {
+  readonly __typename?: 'SkillEvalCase';
+  readonly confusions: ReadonlyArray<Scalars['String']['output']>;
+  readonly expected: Scalars['Boolean']['output'];
+  readonly index: Scalars['Int']['output'];
+  /** fires | picked */
+  readonly kind: Scalars['String']['output'];
+  /** The case's line in the evals file. */
+  readonly line: Scalars['Int']['output'];
+  /** The scan window, oldest first. */
+  readonly messages: ReadonlyArray<Scalars['String']['output']>;
+  readonly passed: Scalars['Boolean']['output'];
+  readonly problems: ReadonlyArray<Scalars['String']['output']>;
+  readonly rate?: Maybe<Scalars['Float']['output']>;
+  readonly skipped: Scalars['Boolean']['output'];
+  /** The skill's verdict sentence for the conversation (the turn's), or the picked rate. */
+  readonly verdict: Scalars['String']['output'];
+};
+
+export type SkillEvalConfusion = {
+  readonly __typename?: 'SkillEvalConfusion';
+  /** 0-based case indexes on which it fired too. */
+  readonly cases: ReadonlyArray<Scalars['Int']['output']>;
+  readonly skill: Scalars['String']['output'];
+};
+
+/** One skill's trigger evals (issue 20). */
+export type SkillEvalReport = {
+  readonly __typename?: 'SkillEvalReport';
+  readonly cases: ReadonlyArray<SkillEvalCase>;
+  /** Other skills of the scope that fire on this skill's positive messages. */
+  readonly confusions: ReadonlyArray<SkillEvalConfusion>;
+  readonly failed: Scalars['Int']['output'];
+  /** Why cases were skipped or could not run. */
+  readonly notes: ReadonlyArray<Scalars['String']['output']>;
+  readonly passed: Scalars['Int']['output'];
+  /** The evals document path and its layer. */
+  readonly path: Scalars['String']['output'];
+  /** Of the fires: cases, fired as expected / fired; null when it never fired. */
+  readonly precision?: Maybe<Scalars['Float']['output']>;
+  /** Of the fires: cases, fired as expected / expected to fire; null without a positive case. */
+  readonly recall?: Maybe<Scalars['Float']['output']>;
+  readonly skill: Scalars['String']['output'];
+  readonly skipped: Scalars['Int']['output'];
+  readonly source: Layer;
 };
 
 export type SkillListEntry = {
@@ -1749,6 +1827,7 @@ export type ResolversTypes = {
   DocumentRevision: ResolverTypeWrapper<DocumentRevisionEntity>;
   EffectiveDocument: ResolverTypeWrapper<EffectiveDocumentModel>;
   EngineCommandResult: ResolverTypeWrapper<EngineCommandOutcome>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GuardRanEvent: ResolverTypeWrapper<GuardRanEvent>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1803,6 +1882,9 @@ export type ResolversTypes = {
   SkillClear: ResolverTypeWrapper<ClearResult>;
   SkillClearedEvent: ResolverTypeWrapper<ProcessEventModel>;
   SkillCommandResult: ResolverTypeWrapper<SkillCommandResultEntity>;
+  SkillEvalCase: ResolverTypeWrapper<SkillEvalCase>;
+  SkillEvalConfusion: ResolverTypeWrapper<SkillEvalConfusion>;
+  SkillEvalReport: ResolverTypeWrapper<SkillEvalReport>;
   SkillListEntry: ResolverTypeWrapper<SkillListing>;
   SkillReferenceDoc: ResolverTypeWrapper<LoadedReferenceDoc>;
   SkillRefusedEvent: ResolverTypeWrapper<ProcessEventModel>;
@@ -1854,6 +1936,7 @@ export type ResolversParentTypes = {
   DocumentRevision: DocumentRevisionEntity;
   EffectiveDocument: EffectiveDocumentModel;
   EngineCommandResult: EngineCommandOutcome;
+  Float: Scalars['Float']['output'];
   GuardRanEvent: GuardRanEvent;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -1897,6 +1980,9 @@ export type ResolversParentTypes = {
   SkillClear: ClearResult;
   SkillClearedEvent: ProcessEventModel;
   SkillCommandResult: SkillCommandResultEntity;
+  SkillEvalCase: SkillEvalCase;
+  SkillEvalConfusion: SkillEvalConfusion;
+  SkillEvalReport: SkillEvalReport;
   SkillListEntry: SkillListing;
   SkillReferenceDoc: LoadedReferenceDoc;
   SkillRefusedEvent: ProcessEventModel;
@@ -2170,6 +2256,7 @@ export type ModelRequestMessageResolvers<ContextType = GraphQLContext, ParentTyp
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   activateSkill?: Resolver<ResolversTypes['SkillActivation'], ParentType, ContextType, RequireFields<MutationActivateSkillArgs, 'name' | 'once' | 'processId'>>;
   addProjectMember?: Resolver<ResolversTypes['ProjectMembership'], ParentType, ContextType, RequireFields<MutationAddProjectMemberArgs, 'login' | 'project' | 'role'>>;
+  addSkillEvalCase?: Resolver<ResolversTypes['SkillEvalReport'], ParentType, ContextType, RequireFields<MutationAddSkillEvalCaseArgs, 'fires' | 'layer' | 'messages' | 'skill'>>;
   clearSkills?: Resolver<ResolversTypes['SkillClear'], ParentType, ContextType, RequireFields<MutationClearSkillsArgs, 'processId'>>;
   createApiToken?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<MutationCreateApiTokenArgs>>;
   createProject?: Resolver<ResolversTypes['Project'], ParentType, ContextType, RequireFields<MutationCreateProjectArgs, 'kind' | 'name'>>;
@@ -2321,6 +2408,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   settings?: Resolver<ReadonlyArray<ResolversTypes['Setting']>, ParentType, ContextType, Partial<QuerySettingsArgs>>;
   skill?: Resolver<Maybe<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillArgs, 'name'>>;
   skillCompletions?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QuerySkillCompletionsArgs, 'prefix' | 'processId'>>;
+  skillEvals?: Resolver<ResolversTypes['SkillEvalReport'], ParentType, ContextType, RequireFields<QuerySkillEvalsArgs, 'models' | 'skill'>>;
   skillTriggerTest?: Resolver<ReadonlyArray<ResolversTypes['SkillVerdict']>, ParentType, ContextType, RequireFields<QuerySkillTriggerTestArgs, 'messages'>>;
   skills?: Resolver<ReadonlyArray<ResolversTypes['Skill']>, ParentType, ContextType, RequireFields<QuerySkillsArgs, 'surface'>>;
   tenants?: Resolver<ReadonlyArray<ResolversTypes['Tenant']>, ParentType, ContextType>;
@@ -2539,6 +2627,39 @@ export type SkillCommandResultResolvers<ContextType = GraphQLContext, ParentType
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   process?: Resolver<ResolversTypes['Process'], ParentType, ContextType>;
   skills?: Resolver<Maybe<ReadonlyArray<ResolversTypes['SkillListEntry']>>, ParentType, ContextType>;
+};
+
+export type SkillEvalCaseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillEvalCase'] = ResolversParentTypes['SkillEvalCase']> = {
+  confusions?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  expected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  line?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  messages?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  passed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  problems?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  skipped?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  verdict?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SkillEvalConfusionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillEvalConfusion'] = ResolversParentTypes['SkillEvalConfusion']> = {
+  cases?: Resolver<ReadonlyArray<ResolversTypes['Int']>, ParentType, ContextType>;
+  skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SkillEvalReportResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillEvalReport'] = ResolversParentTypes['SkillEvalReport']> = {
+  cases?: Resolver<ReadonlyArray<ResolversTypes['SkillEvalCase']>, ParentType, ContextType>;
+  confusions?: Resolver<ReadonlyArray<ResolversTypes['SkillEvalConfusion']>, ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notes?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  passed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  precision?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  recall?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  skill?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  skipped?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['Layer'], ParentType, ContextType>;
 };
 
 export type SkillListEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkillListEntry'] = ResolversParentTypes['SkillListEntry']> = {
@@ -2773,6 +2894,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SkillClear?: SkillClearResolvers<ContextType>;
   SkillClearedEvent?: SkillClearedEventResolvers<ContextType>;
   SkillCommandResult?: SkillCommandResultResolvers<ContextType>;
+  SkillEvalCase?: SkillEvalCaseResolvers<ContextType>;
+  SkillEvalConfusion?: SkillEvalConfusionResolvers<ContextType>;
+  SkillEvalReport?: SkillEvalReportResolvers<ContextType>;
   SkillListEntry?: SkillListEntryResolvers<ContextType>;
   SkillReferenceDoc?: SkillReferenceDocResolvers<ContextType>;
   SkillRefusedEvent?: SkillRefusedEventResolvers<ContextType>;

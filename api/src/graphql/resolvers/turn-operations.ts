@@ -23,10 +23,13 @@ export const turnQueries: QueryResolvers = {
   },
   skillTriggerTest: async (_p, { project, messages, recipe }, ctx) =>
     ctx.services.triggerBench.test(await ctx.principal(), project ?? null, messages, recipe ?? null),
+  skillEvals: async (_p, { project, skill, models }, ctx) => ctx.services.skillEvals.run(await ctx.principal(), project ?? null, skill, models ?? false),
 };
 
 export const turnMutations: MutationResolvers = {
   regenerateTurn: async (_p, { processId }, ctx) => ctx.services.turns.regenerate(await ctx.principal(), processId),
+  addSkillEvalCase: async (_p, { project, layer, skill, messages, fires, recipe }, ctx) =>
+    ctx.services.skillEvals.addCase(await ctx.principal(), project ?? null, layer, skill, { messages, fires, recipe: recipe ?? null }),
 };
 
 /** One root per event (and view): its subscribers share one execution and one encoding. */

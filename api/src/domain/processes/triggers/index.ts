@@ -26,4 +26,4 @@ export type { TriggerIndexStats } from './trigger-index-core';
 export { TriggerIndexCache } from './trigger-index-cache';
 export { evaluateTriggersNaive, matchTriggersNaive } from './naive-matcher';
 export { SkillSetCache, scopeKey, type AvailableSkillLister, type SkillSetCacheOptions } from './skill-set-cache';
-export { createTriggerHook } from './trigger-hook';
+export { createTriggerHook, hookMatches } from './trigger-hook';
