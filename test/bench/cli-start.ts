@@ -8,27 +8,14 @@
  *   node --no-node-snapshot --import tsx test/bench/cli-start.ts
  *   (BENCH_ROUNDS=7 is the default; BENCH_TINY=1 for the test's: one round)
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BenchReport, envNumber, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
+import { BenchReport, envNumber, percentile, runAsScript, type BenchOptions, type RatioRow, timeProcess } from './harness';
 
 const API = path.resolve(__dirname, '../../api');
 const { compiledIsFresh } = createRequire(__filename)(path.join(API, 'bin/compiled-cli.js')) as { compiledIsFresh: (apiDir: string) => boolean };
-
-/** Wall time of one process, from spawn to exit; throws unless it exits 0. */
-function timeProcess(args: readonly string[]): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim()}`))));
-  });
-}
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const rounds = options.tiny ? 1 : envNumber('BENCH_ROUNDS', 7);

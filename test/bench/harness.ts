@@ -5,7 +5,9 @@
  * matter. Speed is reported as ratios against a baseline measured in the same run and never asserted
  * (DEVELOPERS: "Speed and memory are measured in benchmarks … never as timed assertions in tests").
  */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -71,6 +73,18 @@ export class BenchReport {
 }
 
 /** The p-th percentile (nearest rank) of `values`; NaN for none. */
+/** Wall time of one node process with `args`, from spawn to exit; throws with its stderr unless it exits 0. */
+export function timeProcess(args: readonly string[]): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim()}`))));
+  });
+}
+
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

@@ -14,7 +14,6 @@
  * SkillVerdicts event over graphql-ws. Its verdict sentence must equal the eval's for the same case
  * (the bench fails otherwise), and its per-case time × the case count is the API's total.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -23,7 +22,7 @@ import { evaluate } from '../../api/src/cli/eval';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
 import { ADMIN_TOKEN, collect, startTestVance } from '../graphql/harness';
 import { benchDatabase } from '../support/databases';
-import { BenchReport, envNumber, percentile, runAsScript, type BenchOptions, type RatioRow } from './harness';
+import { BenchReport, envNumber, percentile, runAsScript, type BenchOptions, type RatioRow, timeProcess } from './harness';
 
 const API = path.resolve(__dirname, '../../api');
 const { compiledIsFresh } = createRequire(__filename)(path.join(API, 'bin/compiled-cli.js')) as { compiledIsFresh: (apiDir: string) => boolean };
@@ -64,17 +63,6 @@ function evalCases(i: number): { message: string; fires: boolean }[] {
 }
 
 const evalsYaml = (i: number) => ['cases:', ...evalCases(i).flatMap((c) => [`  - message: ${JSON.stringify(c.message)}`, `    fires: ${c.fires}`]), ''].join('\n');
-
-function timeProcess(args: readonly string[]): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`vance eval exited ${code}: ${stderr.trim()}`))));
-  });
-}
 
 export async function runBench(options: BenchOptions = {}): Promise<readonly RatioRow[]> {
   const report = new BenchReport(options.print, options.summary);
