@@ -58,7 +58,7 @@ export interface VanceConfig {
   /** Worker threads that validate documents; 0: the cores but one (1–4). */
   readonly validationThreads: number;
   /** The MCP endpoint (`/mcp`, issue 19): skills per `skills/list` page, open sessions per token (the oldest is closed). */
-  readonly mcp: { readonly pageSize: number; readonly sessionsPerToken: number };
+  readonly mcp: { readonly pageSize: number; readonly sessionsPerToken: number; readonly sessionIdleMs: number };
   /** The outermost settings layer (`VANCE_DEFAULT_SETTINGS`, a JSON object of strings). */
   readonly defaultSettings: Readonly<Record<string, string>>;
 }
@@ -160,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VanceConfig {
     mcp: Object.freeze({
       pageSize: intSetting(env, 'VANCE_MCP_PAGE_SIZE', 1_000, 1, 10_000),
       sessionsPerToken: intSetting(env, 'VANCE_MCP_SESSIONS_PER_TOKEN', 16, 1, 1_000),
+      sessionIdleMs: intSetting(env, 'VANCE_MCP_SESSION_IDLE_MS', 1_800_000, 1_000, 86_400_000),
     }),
     defaultSettings: Object.freeze({ ...BUILT_IN_SETTINGS, ...jsonSettings(env.VANCE_DEFAULT_SETTINGS) }),
   });

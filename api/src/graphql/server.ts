@@ -39,7 +39,7 @@ export interface GraphQLServerOptions {
   /** Answers GET /healthz; throws when the instance cannot serve (e.g. database down). */
   readonly healthCheck: () => Promise<void>;
   /** The MCP endpoint at /mcp (issue 19). */
-  readonly mcp: { readonly pageSize: number; readonly sessionsPerToken: number };
+  readonly mcp: { readonly pageSize: number; readonly sessionsPerToken: number; readonly sessionIdleMs: number };
 }
 
 export interface GraphQLServer {

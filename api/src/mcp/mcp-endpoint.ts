@@ -14,6 +14,7 @@ import { bearerToken } from '../graphql/context';
 import { BodyTooLargeError, readBody } from '../graphql/http-body';
 import type { Services } from '../services';
 import { jsonRpcError } from './mcp-errors';
+import { IdleSessions } from './idle-sessions';
 import { registerSkillsExtension, SKILLS_EXTENSION } from './skills-extension';
 
 /**
@@ -32,7 +33,8 @@ import { registerSkillsExtension, SKILLS_EXTENSION } from './skills-extension';
  *   `_vance/skills/` in a layer a session reads (its tenant only; its own USER layer only) sends that
  *   session `notifications/resources/list_changed`, coalesced per session.
  * - **Bounds**: the body limit of GraphQL; at most `sessionsPerToken` open sessions per token (the
- *   oldest is closed).
+ *   oldest is closed); a session without an open request for `sessionIdleMs` is closed
+ *   (idle-sessions.ts), so clients that vanish without DELETE do not keep theirs.
  *
  * Loaded on the first request to `/mcp` (graphql/server.ts), so the SDK costs a server start nothing.
  */
@@ -42,6 +44,8 @@ export interface McpEndpointOptions {
   readonly maxRequestBytes: number;
   readonly pageSize: number;
   readonly sessionsPerToken: number;
+  /** A session with no open request for this long is closed (ms). */
+  readonly sessionIdleMs: number;
 }
 
 export const PROJECT_PARAMETER = 'project';
@@ -64,10 +68,15 @@ interface McpSession {
 
 export class McpEndpoint {
   private readonly sessions = new Map<string, McpSession>();
+  private readonly idle: IdleSessions<string>;
+  private readonly sweeper: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: McpEndpointOptions) {
     this.unsubscribe = options.services.bus.subscribe<DocumentChanged>(DOCUMENT_CHANGED_TOPIC, (event) => this.documentChanged(event));
+    this.idle = new IdleSessions(options.sessionIdleMs);
+    this.sweeper = setInterval(() => this.closeIdle(), Math.max(100, Math.min(options.sessionIdleMs / 2, 60_000)));
+    this.sweeper.unref();
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -95,6 +104,8 @@ export class McpEndpoint {
         return sendJson(res, 404, jsonRpcError(requestId, -32001, 'Session not found'));
       }
       session.scope = scope;
+      const end = this.idle.begin(session.id);
+      res.once('close', end);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -126,6 +137,7 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     this.unsubscribe();
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
   }
@@ -146,6 +158,7 @@ export class McpEndpoint {
       onsessioninitialized: (id) => {
         session = { id, tokenKey, project, transport, server, scope, notifyTimer: null };
         this.sessions.set(id, session);
+        this.idle.add(id);
       },
     });
     transport.onclose = () => {
@@ -166,6 +179,15 @@ export class McpEndpoint {
     if (session.notifyTimer) clearTimeout(session.notifyTimer);
     session.notifyTimer = null;
     this.sessions.delete(session.id);
+    this.idle.remove(session.id);
+  }
+
+  private closeIdle(): void {
+    for (const id of this.idle.expired()) {
+      const session = this.sessions.get(id);
+      if (session) void this.closeSession(session);
+      else this.idle.remove(id);
+    }
   }
 
   private async closeSession(session: McpSession): Promise<void> {
