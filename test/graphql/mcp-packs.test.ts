@@ -1,6 +1,7 @@
 /**
  * MCP tool packs end to end (issue 19 part 2): pack documents written over GraphQL, the SDK's own
- * McpServer on loopback as the pack's server, turns run by the offline model calling pack tools.
+ * McpServer on loopback as the pack's server, turns run by the offline model calling pack tools
+ * (`force <tool> {json}` calls a tool not offered with its schema: a deferred one after tool_describe).
  * Selection by `@mcp:<pack>` and by a pack's own label, an `isError` result, a server that is down,
  * one that hangs (call timeout, connect timeout), stdio refused without the tenant policy, a header
  * secret that never reaches another origin, one pooled connection for several turns (a changed
@@ -9,6 +10,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
+import { ForcingProvider } from '../support/forcing-provider';
 import { closedPortUrl, startMcpTestServer, startRecorder, type McpTestServer } from '../support/mcp-test-server';
 import type { Database } from '../../api/src/persistence';
 import { TURN_EVENTS_TOPIC } from '../../api/src/domain/turns/turn';
@@ -63,7 +65,7 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
 
   beforeAll(async () => {
     db = await driver.open();
-    t = await startTestVance(db);
+    t = await startTestVance(db, {}, { modelProvider: new ForcingProvider() });
     main = await startMcpTestServer();
     closers.push(() => main.close());
     for (const project of ['ops', 'broken']) await t.gql(`mutation { createProject(name: "${project}") { id } }`);
@@ -136,7 +138,13 @@ describe.each(testDatabases())('MCP tool packs ($name)', (driver) => {
     expect(composed(listed).deferredTools).toEqual(expect.arrayContaining(['lazy_echo', 'lazy_hang']));
     expect(composed(listed).tools).not.toContain('lazy_hang');
     expect(said(listed)).toContain('lazy_hang');
-
+    // The deferred-tool path: tool_describe gives the pack's schema, and the tool is callable.
+    const described = await turn(id, 'call tool_describe {"name": "lazy_echo"}');
+    expect(finished(described)).toEqual([expect.objectContaining({ name: 'tool_describe', isError: false })]);
+    expect(said(described)).toContain('text');
+    const called = await turn(id, 'force lazy_echo {"text": "deferred"}');
+    expect(finished(called)).toEqual([expect.objectContaining({ name: 'lazy_echo', isError: false })]);
+    expect(said(called)).toContain('echo: deferred');
   });
 
   it('a hanging tool call times out as a tool error', async () => {
