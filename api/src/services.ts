@@ -46,7 +46,7 @@ import { TemplatePreviewService } from './domain/authoring';
 import { GuardRunner, RecipeLlmJsonCaller, activeGuards, runsAt, withGuardScratch } from './domain/guards';
 import type { ScriptRunner } from './domain/scripting/script-runner';
 import { documentScriptRunner, scriptToolsFor, workspaceBinding } from './domain/scripts';
-import { DocumentToolSource, ToolUniverse, type HttpToolCaller, type ToolSource } from './domain/tools';
+import { descriptorOf, DocumentToolSource, ToolUniverse, type HttpToolCaller, type ToolSource } from './domain/tools';
 import { ProjectTools } from './domain/tools/project-tools';
 
 /** The domain services one Vance instance runs, wired over whatever adapters main.ts chose. */
@@ -174,9 +174,7 @@ export function createServices(adapters: ServiceAdapters): Services {
       return engine ? { prompt: (await enginePrompts.defaultPrompt(scope, name)).text, allowedTools: engine.allowedTools } : null;
     },
     // Bound late (as requestPreview): the universe is built below; resolveRecipe's pool sees the scope's tool documents and packs as a turn does.
-    serverTools: async (principal, scope) => (await toolUniverse.toolsFor(scope, async () => principal)).tools
-      .filter((t) => !toolRegistry.has(t.name))
-      .map((t) => ({ name: t.name, labels: t.labels.map((l) => l.toLowerCase()), description: t.description, origin: t.origin, ...(t.deferred ? { deferred: true } : {}) })),
+    serverTools: async (principal, scope) => (await toolUniverse.toolsFor(scope, async () => principal)).tools.map((t) => ({ ...descriptorOf(t), origin: t.origin })),
     // Bound late: the turn composer needs the services below; it is called per request, after they exist.
     requestPreview: (principal, scope, resolution, profile) => spawnPreview.request(principal, scope, resolution, profile),
   });
@@ -274,7 +272,7 @@ export function createServices(adapters: ServiceAdapters): Services {
     }),
     ...(adapters.toolSources ?? []),
   ];
-  const toolUniverse = new ToolUniverse(toolSources);
+  const toolUniverse = new ToolUniverse(toolSources, { builtins: tools });
   const projectTools = new ProjectTools({ builtins: tools, universe: toolUniverse, scope: (principal, project) => targets.scope(principal, project) });
   const turnDeps: TurnRunnerDeps = {
     processes, activation, store: adapters.turnStore, bus: adapters.bus, provider: adapters.modelProvider,

@@ -8,7 +8,7 @@ import type { CascadeScope } from '../cascade/scope';
 import type { Principal } from '../identity/principal';
 import type { ToolCatalog } from './tool-descriptor';
 import type { ToolOrigin, ToolSourceProblem } from './tool-source';
-import type { ToolUniverse } from './tool-universe';
+import { descriptorOf, type ToolUniverse } from './tool-universe';
 
 export interface ProjectTool {
   readonly name: string;
@@ -39,10 +39,8 @@ export class ProjectTools {
     const builtins: ProjectTool[] = this.deps.builtins.list().map((t) => ({
       name: t.name, description: t.description ?? '', labels: t.labels, deferred: t.deferred === true, origin: { kind: 'BUILTIN' },
     }));
-    const taken = new Set(builtins.map((t) => t.name));
-    const sourced: ProjectTool[] = set.tools.filter((t) => !taken.has(t.name)).map((t) => ({
-      name: t.name, description: t.description, labels: t.labels.map((l) => l.toLowerCase()), deferred: t.deferred === true, origin: t.origin,
-    }));
+    // The universe already keeps the built-ins' names (tool-universe.ts).
+    const sourced: ProjectTool[] = set.tools.map((t) => ({ ...descriptorOf(t), description: t.description, deferred: t.deferred === true, origin: t.origin }));
     return { tools: [...builtins, ...sourced], problems: set.problems };
   }
 }

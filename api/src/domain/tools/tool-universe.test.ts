@@ -67,4 +67,16 @@ describe('the per-scope tool universe', () => {
     const two = await universe.toolsFor(scope('p', 't2'), me);
     expect(two.tools.map((t) => t.name)).toEqual(['shared']);
   });
+
+  it('never lets a source take a built-in\'s name or offer a schema that is not an object, and says so', async () => {
+    const odd: SourcedTool = { ...tool('odd'), parameters: { type: 'string' } };
+    const source = new CountingSource(() => ({ tools: [tool('doc_read'), odd, tool('weather')], problems: [] }));
+    const universe = new ToolUniverse([source], { builtins: { list: () => [{ name: 'doc_read', labels: [] }] } });
+    const set = await universe.toolsFor(scope('p1'), me);
+    expect(set.tools.map((t) => t.name)).toEqual(['weather']);
+    expect(set.problems).toEqual([
+      { path: '_vance/tools/doc_read.yaml', message: "tool 'doc_read' is a built-in tool's name; the built-in is used" },
+      { path: '_vance/tools/odd.yaml', message: "tool 'odd': its parameters are not a JSON schema of type object; it is not offered" },
+    ]);
+  });
 });

@@ -2,7 +2,9 @@
  * The tools of every ToolSource for one cascade scope, merged and kept between turns (issue 19,
  * DESIGN §4): a turn asks for its scope's tools and, warm, gets the same ToolSet back without reading
  * or parsing a document. The sources are a list (documents, MCP packs, …): adding one is one line in
- * services.ts. First source wins a name; a name the built-ins have is never taken (the registry's wins).
+ * services.ts. First source wins a name; a name the built-ins have is never taken (the registry's
+ * wins), and a tool whose parameters are not an object schema is not offered — both said as a
+ * problem, here once for turns, previews and the tools page alike.
  *
  * Invalidation (ScopeCache, as SkillSetCache's): `onDocumentChanged` drops the scopes of a project
  * when a document under `_vance/tools/` changes there (local writes, and other instances' through
@@ -13,9 +15,12 @@ import type { CascadeScope } from '../cascade/scope';
 import { ScopeCache } from '../cascade/scope-cache';
 import type { Principal } from '../identity/principal';
 import { TOOLS_PREFIX } from './tool-document';
+import type { ToolCatalog, ToolDescriptor } from './tool-descriptor';
 import type { SourcedTool, ToolSet, ToolSource, ToolSourceProblem } from './tool-source';
 
 export interface ToolUniverseOptions {
+  /** The built-in tools: their names are never taken by a source. */
+  readonly builtins?: ToolCatalog;
   /** Scopes kept (LRU). */
   readonly maxScopes?: number;
   /** How long a set with problems is kept (ms). */
@@ -27,7 +32,7 @@ export const EMPTY_TOOL_SET: ToolSet = Object.freeze({ tools: Object.freeze([]),
 export class ToolUniverse {
   private readonly sets: ScopeCache<ToolSet>;
 
-  constructor(private readonly sources: readonly ToolSource[], options: ToolUniverseOptions = {}) {
+  constructor(private readonly sources: readonly ToolSource[], private readonly options: ToolUniverseOptions = {}) {
     const problemTtlMs = options.problemTtlMs ?? 30_000;
     this.sets = new ScopeCache<ToolSet>({
       ...(options.maxScopes !== undefined ? { maxScopes: options.maxScopes } : {}),
@@ -51,7 +56,7 @@ export class ToolUniverse {
       const sets = await Promise.all(this.sources.map((source) => source.toolsFor(who, scope, signal).catch((error: unknown): ToolSet => ({
         tools: [], problems: [{ path: TOOLS_PREFIX, message: `a tool source failed: ${error instanceof Error ? error.message : String(error)}` }],
       }))));
-      return merge(sets);
+      return merge(sets, new Set((this.options.builtins?.list() ?? []).map((t) => t.name)));
     });
   }
 
@@ -71,15 +76,29 @@ export class ToolUniverse {
   }
 }
 
-function merge(sets: readonly ToolSet[]): ToolSet {
+/** A source's tool as the selectors and previews see it: labels lower-cased, like the registry's. */
+export function descriptorOf(tool: SourcedTool): ToolDescriptor {
+  return { name: tool.name, labels: tool.labels.map((l) => l.toLowerCase()), description: tool.description, ...(tool.deferred ? { deferred: true } : {}) };
+}
+
+function merge(sets: readonly ToolSet[], builtins: ReadonlySet<string>): ToolSet {
   const tools: SourcedTool[] = [];
   const problems: ToolSourceProblem[] = [];
   const seen = new Set<string>();
   for (const set of sets) {
     problems.push(...set.problems);
     for (const tool of set.tools) {
+      const path = tool.origin.path ?? TOOLS_PREFIX;
+      if (builtins.has(tool.name)) {
+        problems.push({ path, message: `tool '${tool.name}' is a built-in tool's name; the built-in is used` });
+        continue;
+      }
+      if (tool.parameters['type'] !== 'object') {
+        problems.push({ path, message: `tool '${tool.name}': its parameters are not a JSON schema of type object; it is not offered` });
+        continue;
+      }
       if (seen.has(tool.name)) {
-        problems.push({ path: tool.origin.path ?? TOOLS_PREFIX, message: `tool '${tool.name}' is defined by an earlier source too; that one is used` });
+        problems.push({ path, message: `tool '${tool.name}' is defined by an earlier source too; that one is used` });
         continue;
       }
       seen.add(tool.name);

@@ -20,7 +20,7 @@ import { deferredMetaTools, DeferredToolShelf } from '../tools/deferred-tools';
 import { unresolvedReason } from '../tools/unresolved-tools';
 import type { ServerTool } from '../tools/server-tool';
 import { ToolRegistry } from '../tools/tool-registry';
-import { EMPTY_TOOL_SET } from '../tools/tool-universe';
+import { descriptorOf, EMPTY_TOOL_SET } from '../tools/tool-universe';
 import type { SourcedTool, ToolOrigin, ToolSourceProblem } from '../tools/tool-source';
 import type { ClientToolSpec } from '../client-tools/client-tool';
 import type { ChatLogMessage } from './turn';
@@ -133,9 +133,8 @@ export class TurnComposer {
       this.deps.toolUniverse?.toolsFor(scope, () => this.deps.principalOf(process.tenantId, process.userId)) ?? EMPTY_TOOL_SET,
     ]);
     const builtinTools = mergeDescriptors(this.deps.tools.list(), this.deps.toolbox.descriptors());
-    const builtinNames = new Set(builtinTools.map((t) => t.name));
-    // A built-in's name is never taken by a source (a document doing so does not validate); a schema that is not an object is not offered.
-    const sourcedTools = sourced.tools.filter((t) => !builtinNames.has(t.name) && t.parameters['type'] === 'object');
+    // The universe keeps the built-ins' names and offers only object schemas (tool-universe.ts).
+    const sourcedTools = sourced.tools;
     const serverTools = sourcedTools.length === 0 ? builtinTools : [...builtinTools, ...sourcedTools.map(descriptorOf)];
     const serverNames = new Set(serverTools.map((t) => t.name));
     // A client tool named like a server tool is not offered: the server's wins (seed 004 §6.2 resolves per turn).
@@ -260,10 +259,6 @@ function withTools(pool: ToolPool, own: readonly ToolDescriptor[]): ToolPool {
     details: [...details.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     unresolvedTools, unresolved: [...new Set(unresolvedTools.map((u) => u.entry))],
   };
-}
-
-function descriptorOf(tool: SourcedTool): ToolDescriptor {
-  return { name: tool.name, labels: tool.labels.map((l) => l.toLowerCase()), description: tool.description, ...(tool.deferred ? { deferred: true } : {}) };
 }
 
 const CLIENT: ToolOrigin = Object.freeze({ kind: 'CLIENT' });
